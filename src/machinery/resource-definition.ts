@@ -1,0 +1,98 @@
+/**
+ * What the generic registry knows about a kind: names, scope, strategy and
+ * per-kind data. Each folder under resources/ exports one of these; the
+ * registry, routes, discovery and OpenAPI are all driven from them.
+ */
+import type { ClockPort } from '../ports/clock.port';
+import type { CryptoPort } from '../ports/crypto.port';
+import type { FieldError } from './field-errors';
+import type { KObject } from './object';
+import type { FeatureGates } from './feature-gates';
+
+export interface UserInfo {
+  username: string;
+  uid?: string;
+  groups: string[];
+  extra?: Record<string, string[]>;
+}
+
+/** Everything a strategy may consult besides the objects themselves. */
+export interface StrategyContext {
+  gates: FeatureGates;
+  clock: ClockPort;
+  crypto: CryptoPort;
+  user: UserInfo;
+}
+
+type Errors = FieldError[] | Promise<FieldError[]>;
+
+export interface Strategy {
+  /** Clear fields the client may not set and fill defaults (after system metadata is set). */
+  prepareForCreate?(obj: KObject, ctx: StrategyContext): void;
+  /** Carry over or reset fields on update, e.g. keep status on main-resource writes. */
+  prepareForUpdate?(obj: KObject, old: KObject, ctx: StrategyContext): void;
+  /** Defaults applied on every decode of a request body (create, update, patch result). */
+  applyDefaults?(obj: KObject, ctx: StrategyContext): void;
+  validate(obj: KObject, ctx: StrategyContext): Errors;
+  validateUpdate(obj: KObject, old: KObject, ctx: StrategyContext): Errors;
+  /** Reshape stored values into canonical form (e.g. quantities) before persisting. */
+  canonicalize?(obj: KObject): void;
+}
+
+/** A subresource whose writes replace part of the object (status, approval). */
+export interface SubresourceStrategy {
+  /** Copy into `obj` everything this subresource may not change from `old`. */
+  prepareForUpdate(obj: KObject, old: KObject, ctx: StrategyContext): void;
+  validateUpdate(obj: KObject, old: KObject, ctx: StrategyContext): Errors;
+  /** Verbs served on the subresource. */
+  verbs: Array<'get' | 'update' | 'patch'>;
+}
+
+export interface ColumnDefinition {
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  format?: string;
+  description: string;
+  priority: number;
+}
+
+export interface TableConvention {
+  columns: ColumnDefinition[];
+  /** Cells for one object, in column order; `now` for ages. */
+  cells(obj: KObject, now: Date): unknown[];
+}
+
+export interface ResourceDefinition {
+  group: string;
+  version: string;
+  kind: string;
+  listKind: string;
+  plural: string;
+  singular: string;
+  shortNames: string[];
+  categories: string[];
+  namespaced: boolean;
+  /** Served only while this gate is on. */
+  featureGate?: string;
+  /** Root class of the declared types (class-validator/class-transformer). */
+  schemaRoot: Function;
+  strategy: Strategy;
+  subresources: Record<string, SubresourceStrategy>;
+  /** Field selectors beyond metadata.name/metadata.namespace: field -> value getter. */
+  fieldSelectors: Record<string, (obj: KObject) => string | undefined>;
+  table?: TableConvention;
+  /** Whether generation is set on create and bumped on spec change. */
+  usesGeneration: boolean;
+  /** The part of the object whose change bumps generation (e.g. 'spec'). */
+  generationFields?: string[];
+  allowCreateOnUpdate: boolean;
+  allowUnconditionalUpdate: boolean;
+  /** DELETE answers with the deleted object instead of a Status. */
+  returnDeletedObject?: boolean;
+  /** Validates metadata.name; returns messages (empty when valid). */
+  validateName(name: string, prefix: boolean): string[];
+}
+
+export function apiVersionOf(def: Pick<ResourceDefinition, 'group' | 'version'>): string {
+  return def.group ? `${def.group}/${def.version}` : def.version;
+}

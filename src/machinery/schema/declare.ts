@@ -1,0 +1,52 @@
+/**
+ * Decorators that add Kubernetes schema facts to class-validator declarations:
+ * patch strategies, list types, descriptions. They feed the generated schema
+ * (machinery/schema/schema.ts), which drives unknown-field checks, patches,
+ * server-side apply and OpenAPI.
+ */
+import { JSONSchema } from 'class-validator-jsonschema';
+
+type Extra = Record<string, unknown>;
+const add = (extra: Extra) => JSONSchema(extra as never);
+
+export const Describe = (description: string) => add({ description });
+
+/** Strategic merge by key; also a map-list for server-side apply. */
+export const MergeByKey = (key: string, extraStrategy?: 'retainKeys') =>
+  add({
+    'x-kubernetes-patch-strategy': extraStrategy ? `merge,${extraStrategy}` : 'merge',
+    'x-kubernetes-patch-merge-key': key,
+    'x-kubernetes-list-type': 'map',
+    'x-kubernetes-list-map-keys': [key],
+  });
+
+/** A list keyed by these fields for apply, without a strategic-merge key. */
+export const ListMap = (...keys: string[]) => add({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': keys });
+
+/** A list of scalars merged as a set (strategic merge unions it). */
+export const ListSet = (merge = true) =>
+  add({ 'x-kubernetes-list-type': 'set', ...(merge ? { 'x-kubernetes-patch-strategy': 'merge' } : {}) });
+
+export const Atomic = () => add({ 'x-kubernetes-list-type': 'atomic' });
+
+/** Strategic merge replaces the whole value (e.g. PDB spec.selector). */
+export const PatchReplace = () => add({ 'x-kubernetes-patch-strategy': 'replace', 'x-kubernetes-map-type': 'atomic' });
+
+export const StringMap = (description?: string) =>
+  add({ type: 'object', additionalProperties: { type: 'string' }, ...(description ? { description } : {}) });
+
+export const IntOrString = (description?: string) =>
+  add({ 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }], type: undefined, ...(description ? { description } : {}) });
+
+export const QuantityField = (description?: string) =>
+  add({ 'x-kubernetes-int-or-string': true, format: 'quantity', anyOf: [{ type: 'integer' }, { type: 'number' }, { type: 'string' }], type: undefined, ...(description ? { description } : {}) });
+
+/** A value with a fixed string format, e.g. date-time or byte (base64). */
+export const Format = (format: string) => add({ type: 'string', format });
+
+export const Enum = (...values: string[]) => add({ type: 'string', enum: values });
+
+/** Free-form JSON (no unknown-field checks below). */
+export const PreserveUnknown = () => add({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
+
+export { JSONSchema };
