@@ -101,8 +101,20 @@ export const fieldErrors = {
   internal: (p: P, detail: string): FieldError => ({ type: 'InternalError', field: s(p), detail }),
 };
 
+/**
+ * A bad value shown verbatim: for values upstream prints with %v/%#v of a Go
+ * struct or time (e.g. `intstr.IntOrString{Type:1, IntVal:0, StrVal:"x"}`).
+ */
+export class RenderedValue {
+  constructor(readonly text: string) {}
+  toJSON(): string {
+    return this.text;
+  }
+}
+
 /** Renders a value the way Go's %v/%q do for the types our objects hold. */
 export function renderValue(v: unknown): string {
+  if (v instanceof RenderedValue) return v.text;
   if (typeof v === 'string') return JSON.stringify(v);
   if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
   if (v === null || v === undefined) return 'null';

@@ -1,0 +1,3 @@
+export { WebCryptoAdapter, ensureX509CryptoProvider } from './webcrypto.adapter';
+export { parsePem } from './pem';
+export { classifyPublicKey } from './public-key-type';

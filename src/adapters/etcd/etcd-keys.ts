@@ -1,0 +1,95 @@
+/**
+ * Key prefixing, record mapping and error mapping between etcd's wire types
+ * and the storage port. Revisions arrive as int64 strings; they stay below
+ * 2^53 in practice, so plain numbers are safe.
+ */
+import { isRecoverableError, type IEvent, type IKeyValue } from 'etcd3';
+import {
+  StorageError,
+  UnavailableError,
+  type KeyValue,
+  type StorageEvent,
+} from '../../ports/storage.port';
+
+export class KeySpace {
+  private readonly prefixBytes: number;
+
+  constructor(readonly prefix: string) {
+    this.prefixBytes = Buffer.byteLength(prefix);
+  }
+
+  /** etcd key of a port key. */
+  full(key: string): Buffer {
+    return Buffer.from(this.prefix + key);
+  }
+
+  /** Port key of an etcd key (the prefix removed). */
+  strip(key: Buffer): string {
+    return key.subarray(this.prefixBytes).toString();
+  }
+
+  /** [start, end) covering every etcd key under the port prefix, from startKey on. */
+  range(prefix: string, startKey?: string): { key: Buffer; rangeEnd: Buffer } {
+    const from = startKey && startKey > prefix ? startKey : prefix;
+    return { key: this.full(from), rangeEnd: prefixEnd(this.full(prefix)) };
+  }
+
+  toKeyValue(kv: IKeyValue): KeyValue {
+    return {
+      key: this.strip(kv.key),
+      value: kv.value,
+      createRevision: Number(kv.create_revision),
+      modRevision: Number(kv.mod_revision),
+    };
+  }
+
+  toEvent(ev: IEvent): StorageEvent {
+    const prev = ev.prev_kv;
+    const isDelete = ev.type === 'Delete';
+    const event: StorageEvent = {
+      type: isDelete ? 'delete' : 'put',
+      key: this.strip(ev.kv.key),
+      modRevision: Number(ev.kv.mod_revision),
+      // etcd reports create_revision 0 on deletes; the port carries the deleted object's.
+      createRevision: Number(isDelete ? prev?.create_revision ?? 0 : ev.kv.create_revision),
+    };
+    if (!isDelete) event.value = ev.kv.value;
+    if (prev) {
+      event.prevValue = prev.value;
+      event.prevModRevision = Number(prev.mod_revision);
+    }
+    return event;
+  }
+}
+
+/** Smallest key greater than every key starting with prefix (etcd's prefix range end). */
+export function prefixEnd(prefix: Buffer): Buffer {
+  const end = Buffer.from(prefix);
+  for (let i = end.length - 1; i >= 0; i--) {
+    if (end[i] < 0xff) {
+      end[i]++;
+      return end.subarray(0, i + 1);
+    }
+  }
+  return Buffer.from([0]); // all 0xff: every key from prefix on
+}
+
+export function isCompactedMessage(err: unknown): boolean {
+  return err instanceof Error && err.message.includes('required revision has been compacted');
+}
+
+export function isFutureRevisionMessage(err: unknown): boolean {
+  return err instanceof Error && err.message.includes('required revision is a future revision');
+}
+
+/** Transport failures become UnavailableError; everything else passes through. */
+export function toStorageError(err: unknown): unknown {
+  if (err instanceof StorageError || !(err instanceof Error)) return err;
+  const broken = err.name === 'BrokenCircuitError' || err.constructor?.name === 'BrokenCircuitError';
+  if (broken || isRecoverableError(err)) {
+    const wrapped = new UnavailableError(`etcd unavailable: ${err.message}`);
+    (wrapped as { cause?: unknown }).cause = err;
+    return wrapped;
+  }
+  return err;
+}

@@ -1,0 +1,226 @@
+/**
+ * StoragePort on etcd v3 through the etcd3 client's raw RPC clients.
+ *
+ * Every port key lives under `prefix` (default /registry); resourceVersion is
+ * etcd's mod_revision. Creates and compare-and-swap writes are single
+ * transactions; a failed compare returns the current value in the same round
+ * trip. Reads are linearizable.
+ */
+import { Etcd3, type IKeyValue, type IOptions, type ITxnResponse } from 'etcd3';
+import {
+  CompactedError,
+  FutureRevisionError,
+  KeyExistsError,
+  KeyNotFoundError,
+  RevisionMismatchError,
+  StorageError,
+  type KeyValue,
+  type RangeOptions,
+  type RangeResult,
+  type StoragePort,
+  type WatchCallbacks,
+  type WatchHandle,
+} from '../../ports/storage.port';
+import { KeySpace, isCompactedMessage, isFutureRevisionMessage, toStorageError } from './etcd-keys';
+import { EtcdWatch } from './etcd-watch';
+
+export interface EtcdStorageOptions {
+  /** Client URLs, e.g. ['http://127.0.0.1:2379']. */
+  endpoints: string[];
+  /** Prepended to every key (default '/registry'). */
+  prefix?: string;
+  /** Deadline of each unary request (ms, default 15000). */
+  requestTimeoutMs?: number;
+  /** Deadline of ping() (ms, default 2000). */
+  pingTimeoutMs?: number;
+  /** Extra etcd3 client options (credentials, auth, grpcOptions). */
+  clientOptions?: Partial<IOptions>;
+}
+
+export class EtcdStorage implements StoragePort {
+  private readonly client: Etcd3;
+  private readonly keys: KeySpace;
+  private readonly watches = new Set<EtcdWatch>();
+  /** Lower bound of etcd's compact revision, raised as we learn more. */
+  private knownCompacted = 0;
+  private closed = false;
+
+  constructor(private readonly options: EtcdStorageOptions) {
+    this.keys = new KeySpace(options.prefix ?? '/registry');
+    this.client = new Etcd3({
+      hosts: options.endpoints,
+      // Keepalives detect a dead peer on long-idle watch streams; etcd's minimum ping interval is 5 s.
+      grpcOptions: { 'grpc.keepalive_time_ms': 30_000, 'grpc.keepalive_timeout_ms': 10_000 },
+      ...options.clientOptions,
+    });
+  }
+
+  async currentRevision(): Promise<number> {
+    const res = await this.call(() => this.client.kv.range({ key: this.keys.full(''), count_only: true }, this.deadline()));
+    return Number(res.header.revision);
+  }
+
+  async get(key: string): Promise<KeyValue | undefined> {
+    const res = await this.call(() => this.client.kv.range({ key: this.keys.full(key) }, this.deadline()));
+    return res.kvs.length ? this.keys.toKeyValue(res.kvs[0]) : undefined;
+  }
+
+  async range(prefix: string, options: RangeOptions = {}): Promise<RangeResult> {
+    const { key, rangeEnd } = this.keys.range(prefix, options.startKey);
+    const revision = options.revision && options.revision > 0 ? options.revision : 0;
+    const res = await this.call(
+      () => this.client.kv.range({ key, range_end: rangeEnd, revision, limit: options.limit ?? 0 }, this.deadline()),
+      revision,
+    );
+    return {
+      items: res.kvs.map((kv) => this.keys.toKeyValue(kv)),
+      more: res.more,
+      count: Number(res.count),
+      revision: revision || Number(res.header.revision),
+    };
+  }
+
+  async create(key: string, value: Buffer): Promise<number> {
+    const k = this.keys.full(key);
+    const res = await this.txn(
+      [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
+      { request_put: { key: k, value } },
+      k,
+    );
+    if (!res.succeeded) throw new KeyExistsError(key);
+    return Number(res.header.revision);
+  }
+
+  async update(key: string, value: Buffer, expectedModRevision: number): Promise<number> {
+    const k = this.keys.full(key);
+    const res = await this.txn(this.casCompare(k, expectedModRevision), { request_put: { key: k, value } }, k);
+    if (!res.succeeded) this.casFailed(key, res);
+    return Number(res.header.revision);
+  }
+
+  async delete(key: string, expectedModRevision: number): Promise<number> {
+    const k = this.keys.full(key);
+    const res = await this.txn(this.casCompare(k, expectedModRevision), { request_delete_range: { key: k } }, k);
+    if (!res.succeeded) this.casFailed(key, res);
+    return Number(res.header.revision);
+  }
+
+  watch(prefix: string, fromRevision: number, callbacks: WatchCallbacks): WatchHandle {
+    if (this.closed) throw new StorageError('etcd storage is closed');
+    const watch = new EtcdWatch(this.client, this.keys, prefix, fromRevision, callbacks, (w) => this.watches.delete(w));
+    this.watches.add(watch);
+    return watch;
+  }
+
+  /** Compacting at or below etcd's current compact revision is a no-op. */
+  async compact(revision: number): Promise<void> {
+    try {
+      await this.client.kv.compact({ revision, physical: false }, this.deadline());
+    } catch (err) {
+      if (isCompactedMessage(err)) return;
+      if (isFutureRevisionMessage(err)) throw new FutureRevisionError(revision, await this.currentRevision());
+      throw toStorageError(err);
+    }
+    this.knownCompacted = Math.max(this.knownCompacted, revision);
+  }
+
+  /**
+   * etcd has no call that returns its compact revision, so probe: a read at
+   * revision r fails iff r < compact revision. Binary search between the
+   * last known value and the current revision (~log2(n) cheap count reads).
+   */
+  async compactedRevision(): Promise<number> {
+    const current = await this.currentRevision();
+    let low = Math.max(1, this.knownCompacted);
+    if (await this.readableAt(low)) return this.knownCompacted;
+    let high = current; // always readable
+    while (high - low > 1) {
+      const mid = Math.floor((low + high) / 2);
+      if (await this.readableAt(mid)) high = mid;
+      else low = mid;
+    }
+    this.knownCompacted = Math.max(this.knownCompacted, high);
+    return high;
+  }
+
+  async ping(): Promise<boolean> {
+    if (this.closed) return false;
+    const timeout = this.options.pingTimeoutMs ?? 2000;
+    let timer: NodeJS.Timeout | undefined;
+    const probe = this.client.kv
+      .range({ key: this.keys.full(''), count_only: true }, { deadline: Date.now() + timeout })
+      .then(() => true, () => false);
+    // The deadline should suffice; the timer also bounds the library's retries and circuit breaker.
+    const bound = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeout + 500)));
+    try {
+      return await Promise.race([probe, bound]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const w of [...this.watches]) w.cancel();
+    this.client.close();
+  }
+
+  private casCompare(key: Buffer, expected: number) {
+    // Mod == expected alone would match an absent key when expected is 0.
+    return [
+      { key, target: 'Mod' as const, result: 'Equal' as const, mod_revision: expected },
+      { key, target: 'Create' as const, result: 'Greater' as const, create_revision: 0 },
+    ];
+  }
+
+  private casFailed(key: string, res: ITxnResponse): never {
+    const kvs: IKeyValue[] = res.responses[0]?.response_range?.kvs ?? [];
+    if (kvs.length === 0) throw new KeyNotFoundError(key);
+    throw new RevisionMismatchError(key, this.keys.toKeyValue(kvs[0]));
+  }
+
+  private txn(
+    compare: NonNullable<Parameters<Etcd3['kv']['txn']>[0]['compare']>,
+    success: NonNullable<Parameters<Etcd3['kv']['txn']>[0]['success']>[number],
+    key: Buffer,
+  ): Promise<ITxnResponse> {
+    return this.call(() =>
+      this.client.kv.txn({ compare, success: [success], failure: [{ request_range: { key } }] }, this.deadline()),
+    );
+  }
+
+  /** Runs an etcd call, mapping etcd's revision errors and transport failures to port errors. */
+  private async call<T>(fn: () => Promise<T>, revision = 0): Promise<T> {
+    if (this.closed) throw new StorageError('etcd storage is closed');
+    try {
+      return await fn();
+    } catch (err) {
+      if (isCompactedMessage(err)) throw new CompactedError(revision, await this.compactedRevisionOr(revision + 1));
+      if (isFutureRevisionMessage(err)) throw new FutureRevisionError(revision, await this.currentRevision().catch(() => 0));
+      throw toStorageError(err);
+    }
+  }
+
+  private async compactedRevisionOr(fallback: number): Promise<number> {
+    return this.compactedRevision().catch(() => Math.max(fallback, this.knownCompacted));
+  }
+
+  private async readableAt(revision: number): Promise<boolean> {
+    try {
+      await this.client.kv.range({ key: this.keys.full(''), count_only: true, revision }, this.deadline());
+      return true;
+    } catch (err) {
+      if (isCompactedMessage(err)) return false;
+      throw toStorageError(err);
+    }
+  }
+
+  private deadline(): { deadline: number } {
+    return { deadline: Date.now() + (this.options.requestTimeoutMs ?? 15_000) };
+  }
+}
+
+export function openEtcdStorage(options: EtcdStorageOptions): EtcdStorage {
+  return new EtcdStorage(options);
+}

@@ -1,0 +1,129 @@
+/**
+ * Discovery documents generated from the served definitions: the legacy
+ * /api, /apis, /apis/<g>, /apis/<g>/<v> documents and the aggregated
+ * apidiscovery.k8s.io v2 (and v2beta1) lists that kubectl uses.
+ */
+import { createHash } from 'node:crypto';
+import { Router, Request, Response } from 'express';
+import { ResourceDefinition } from '../../machinery/resource-definition';
+import { errors } from '../../machinery/status';
+import { send, sendError } from './respond';
+
+const mainVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+function groupsOf(defs: ResourceDefinition[]): Map<string, Map<string, ResourceDefinition[]>> {
+  const groups = new Map<string, Map<string, ResourceDefinition[]>>();
+  for (const def of defs) {
+    const versions = groups.get(def.group) ?? new Map<string, ResourceDefinition[]>();
+    versions.set(def.version, [...(versions.get(def.version) ?? []), def]);
+    groups.set(def.group, versions);
+  }
+  return groups;
+}
+
+function apiResources(defs: ResourceDefinition[]) {
+  const out: Record<string, unknown>[] = [];
+  for (const def of defs) {
+    const base = { singularName: def.singular, namespaced: def.namespaced, kind: def.kind };
+    out.push({
+      name: def.plural,
+      ...base,
+      verbs: mainVerbs,
+      ...(def.shortNames.length ? { shortNames: def.shortNames } : {}),
+      ...(def.categories.length ? { categories: def.categories } : {}),
+      storageVersionHash: createHash('sha256').update(`${def.group}/${def.version}/${def.kind}`).digest('base64').slice(0, 11),
+    });
+    for (const [sub, s] of Object.entries(def.subresources)) {
+      out.push({ name: `${def.plural}/${sub}`, singularName: '', namespaced: def.namespaced, kind: def.kind, verbs: [...s.verbs].sort() });
+    }
+  }
+  return out;
+}
+
+function aggregatedGroup(group: string, versions: Map<string, ResourceDefinition[]>) {
+  return {
+    metadata: { name: group, creationTimestamp: null },
+    versions: [...versions.entries()].map(([version, defs]) => ({
+      version,
+      freshness: 'Current',
+      resources: defs.map((def) => ({
+        resource: def.plural,
+        responseKind: { group: def.group, version: def.version, kind: def.kind },
+        scope: def.namespaced ? 'Namespaced' : 'Cluster',
+        singularResource: def.singular,
+        verbs: mainVerbs,
+        ...(def.shortNames.length ? { shortNames: def.shortNames } : {}),
+        ...(def.categories.length ? { categories: def.categories } : {}),
+        ...(Object.keys(def.subresources).length
+          ? {
+              subresources: Object.entries(def.subresources).map(([sub, s]) => ({
+                subresource: sub,
+                responseKind: { group: def.group, version: def.version, kind: def.kind },
+                verbs: [...s.verbs].sort(),
+              })),
+            }
+          : {}),
+      })),
+    })),
+  };
+}
+
+/** Which aggregated version the Accept header asks for, if any. */
+function aggregatedVersion(req: Request): 'v2' | 'v2beta1' | undefined {
+  const accept = req.get('accept') ?? '';
+  for (const part of accept.split(',')) {
+    const p = part.replace(/\s/g, '');
+    if (!p.includes('g=apidiscovery.k8s.io') || !p.includes('as=APIGroupDiscoveryList')) continue;
+    if (p.includes('v=v2beta1')) return 'v2beta1';
+    if (p.includes('v=v2')) return 'v2';
+  }
+  return undefined;
+}
+
+function sendAggregated(req: Request, res: Response, version: 'v2' | 'v2beta1', items: unknown[]): void {
+  const body = JSON.stringify({ kind: 'APIGroupDiscoveryList', apiVersion: `apidiscovery.k8s.io/${version}`, metadata: {}, items });
+  const etag = `"${createHash('sha512').update(body).digest('hex').toUpperCase()}"`;
+  res.setHeader('Vary', 'Accept');
+  res.setHeader('ETag', etag);
+  if (req.get('if-none-match') === etag) {
+    res.status(304).end();
+    return;
+  }
+  res.setHeader('Content-Type', `application/json;g=apidiscovery.k8s.io;v=${version};as=APIGroupDiscoveryList`);
+  res.status(200).end(body);
+}
+
+export function discoveryRouter(defs: () => ResourceDefinition[], address: () => string): Router {
+  const router = Router();
+  router.get('/api', (req, res) => {
+    const groups = groupsOf(defs());
+    const agg = aggregatedVersion(req);
+    if (agg) return sendAggregated(req, res, agg, groups.has('') ? [aggregatedGroup('', groups.get('')!)] : []);
+    send(req, res, 200, { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: address() }] });
+  });
+  router.get('/api/v1', (req, res) => {
+    const core = groupsOf(defs()).get('')?.get('v1') ?? [];
+    send(req, res, 200, { kind: 'APIResourceList', groupVersion: 'v1', resources: apiResources(core) });
+  });
+  const groupDoc = (group: string, versions: Map<string, ResourceDefinition[]>) => {
+    const list = [...versions.keys()].map((v) => ({ groupVersion: `${group}/${v}`, version: v }));
+    return { name: group, versions: list, preferredVersion: list[0] };
+  };
+  router.get('/apis', (req, res) => {
+    const groups = [...groupsOf(defs()).entries()].filter(([g]) => g !== '');
+    const agg = aggregatedVersion(req);
+    if (agg) return sendAggregated(req, res, agg, groups.map(([g, v]) => aggregatedGroup(g, v)));
+    send(req, res, 200, { kind: 'APIGroupList', apiVersion: 'v1', groups: groups.map(([g, v]) => groupDoc(g, v)) });
+  });
+  router.get('/apis/:group', (req, res) => {
+    const versions = groupsOf(defs()).get(req.params.group);
+    if (!versions || req.params.group === '') return sendError(req, res, errors.notFound({ group: '', plural: '' }, req.params.group));
+    send(req, res, 200, { kind: 'APIGroup', apiVersion: 'v1', ...groupDoc(req.params.group, versions) });
+  });
+  router.get('/apis/:group/:version', (req, res) => {
+    const list = groupsOf(defs()).get(req.params.group)?.get(req.params.version);
+    if (!list) return sendError(req, res, errors.notFound({ group: '', plural: '' }, `${req.params.group}/${req.params.version}`));
+    send(req, res, 200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${req.params.group}/${req.params.version}`, resources: apiResources(list) });
+  });
+  return router;
+}

@@ -1,0 +1,131 @@
+/**
+ * Content negotiation: which encoding a response uses (Accept) and how a
+ * request body is decoded (Content-Type), with upstream's 406/415 answers.
+ */
+import yaml from 'js-yaml';
+import { errors } from '../../machinery/status';
+import { findDuplicateKeys } from './json-duplicates';
+import { decodeKubernetesProtobuf } from './protobuf';
+
+export type ResponseFormat = 'json' | 'yaml' | 'table' | 'table-v1beta1' | 'partial-metadata' | 'partial-metadata-list';
+
+export const JSON_TYPE = 'application/json';
+export const YAML_TYPE = 'application/yaml';
+export const PROTOBUF_TYPE = 'application/vnd.kubernetes.protobuf';
+
+const acceptedMessage = `only the following media types are accepted: ${JSON_TYPE}, ${YAML_TYPE}, ${PROTOBUF_TYPE}`;
+
+interface MediaRange {
+  type: string;
+  params: Record<string, string>;
+  q: number;
+}
+
+function parseAccept(header: string): MediaRange[] {
+  return header
+    .split(',')
+    .map((part) => {
+      const [type, ...rest] = part.split(';').map((s) => s.trim());
+      const params: Record<string, string> = {};
+      for (const p of rest) {
+        const eq = p.indexOf('=');
+        if (eq > 0) params[p.slice(0, eq).trim().toLowerCase()] = p.slice(eq + 1).trim().replace(/^"|"$/g, '');
+      }
+      const q = params.q !== undefined ? Number(params.q) : 1;
+      return { type: type.toLowerCase(), params, q: Number.isNaN(q) ? 1 : q };
+    })
+    .filter((m) => m.type !== '' && m.q > 0);
+}
+
+/** Picks the response format; throws 406 when nothing acceptable is offered. */
+export function negotiate(accept: string | undefined, opts: { watch?: boolean; list?: boolean } = {}): ResponseFormat {
+  if (!accept || accept.trim() === '') return 'json';
+  for (const m of parseAccept(accept)) {
+    const { type, params } = m;
+    if (type === JSON_TYPE && params.as) {
+      if (params.g !== 'meta.k8s.io') continue;
+      if (params.as === 'Table') {
+        if (params.v === 'v1') return 'table';
+        if (params.v === 'v1beta1') return 'table-v1beta1';
+        continue;
+      }
+      if (params.as === 'PartialObjectMetadata' && !opts.list && (params.v === 'v1' || params.v === 'v1beta1')) return 'partial-metadata';
+      if (params.as === 'PartialObjectMetadataList' && opts.list && (params.v === 'v1' || params.v === 'v1beta1')) return 'partial-metadata-list';
+      continue;
+    }
+    if (type === JSON_TYPE || type === '*/*' || type === 'application/*') return 'json';
+    if (type === YAML_TYPE && !opts.watch) return 'yaml';
+  }
+  throw errors.notAcceptable(acceptedMessage);
+}
+
+export interface DecodedRequestBody {
+  object: unknown;
+  duplicateFields: string[];
+}
+
+function mediaType(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0].trim().toLowerCase();
+}
+
+/** Decodes a create/update body; 415 for encodings we do not read. */
+export function decodeObjectBody(contentType: string | undefined, body: Buffer): DecodedRequestBody {
+  const type = mediaType(contentType);
+  if (type === '' || type === JSON_TYPE) return decodeJson(body);
+  if (type === YAML_TYPE || type === 'application/apply-patch+yaml') return decodeYaml(body);
+  if (type === PROTOBUF_TYPE) {
+    try {
+      return { object: decodeKubernetesProtobuf(body).object, duplicateFields: [] };
+    } catch (e) {
+      throw errors.badRequest(`unable to decode protobuf body: ${(e as Error).message}`);
+    }
+  }
+  throw errors.unsupportedMediaType([JSON_TYPE, YAML_TYPE, PROTOBUF_TYPE]);
+}
+
+export function decodeJson(body: Buffer): DecodedRequestBody {
+  const text = body.toString('utf8');
+  if (text.trim() === '') throw errors.badRequest('the request body is empty');
+  let object: unknown;
+  try {
+    object = JSON.parse(text);
+  } catch (e) {
+    throw errors.badRequest(`couldn't get version/kind; json parse error: ${(e as Error).message}`);
+  }
+  return { object, duplicateFields: findDuplicateKeys(text) };
+}
+
+export function decodeYaml(body: Buffer): DecodedRequestBody {
+  const text = body.toString('utf8');
+  try {
+    return { object: yaml.load(text), duplicateFields: [] };
+  } catch (e) {
+    const err = e as yaml.YAMLException;
+    if (!/duplicate|duplicated mapping key/i.test(err.message)) throw errors.badRequest(`error decoding YAML: ${err.reason ?? err.message}`);
+  }
+  // Duplicate keys: keep the last one (as upstream) and report each duplicate.
+  const duplicates: string[] = [];
+  let object: unknown;
+  try {
+    object = yaml.load(text, { json: true });
+  } catch (e) {
+    throw errors.badRequest(`error decoding YAML: ${(e as yaml.YAMLException).reason ?? (e as Error).message}`);
+  }
+  const lines = text.split('\n');
+  const seen = new Map<string, number>();
+  lines.forEach((line, i) => {
+    const m = /^(\s*)([^\s#:][^:]*):(\s|$)/.exec(line);
+    if (!m) return;
+    const indent = m[1].length;
+    for (const k of [...seen.keys()]) if (Number(k.split('\u0000')[0]) > indent) seen.delete(k);
+    const id = `${indent}\u0000${m[2].trim()}`;
+    if (seen.has(id)) duplicates.push(`line ${i + 1}: key ${JSON.stringify(m[2].trim())} already set in map`);
+    seen.set(id, i);
+  });
+  return { object, duplicateFields: duplicates };
+}
+
+export function encodeBody(format: ResponseFormat, value: unknown, pretty: boolean): { contentType: string; body: string } {
+  if (format === 'yaml') return { contentType: YAML_TYPE, body: yaml.dump(value, { noRefs: true, lineWidth: -1 }) };
+  return { contentType: JSON_TYPE, body: pretty ? `${JSON.stringify(value, null, 2)}\n` : JSON.stringify(value) };
+}

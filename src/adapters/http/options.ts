@@ -1,0 +1,119 @@
+/**
+ * Query and body options of writes and reads, validated as upstream's
+ * CreateOptions/UpdateOptions/PatchOptions/DeleteOptions/ListOptions.
+ */
+import type { Request } from 'express';
+import { errors } from '../../machinery/status';
+import { FieldError, fieldErrors } from '../../machinery/field-errors';
+import type { UserInfo } from '../../machinery/resource-definition';
+import type { DeleteOptions, FieldValidation, ListOptions, WriteOptions } from '../../registry/request';
+
+export const localAdmin: UserInfo = { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] };
+
+type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions';
+
+function queryString(req: Request, name: string): string | undefined {
+  const v = req.query[name];
+  if (Array.isArray(v)) return String(v[v.length - 1]);
+  return typeof v === 'string' ? v : undefined;
+}
+
+function queryAll(req: Request, name: string): string[] {
+  const v = req.query[name];
+  if (v === undefined) return [];
+  return (Array.isArray(v) ? v : [v]).map(String);
+}
+
+export function queryBool(req: Request, name: string): boolean | undefined {
+  const v = queryString(req, name);
+  if (v === undefined) return undefined;
+  return ['1', 't', 'T', 'true', 'TRUE', 'True', ''].includes(v);
+}
+
+/** Default field manager: the User-Agent up to its first '/', printable only, at most 128 bytes. */
+function defaultManager(req: Request): string {
+  const ua = req.get('user-agent') ?? '';
+  return ua.split('/')[0].replace(/[^\x20-\x7e]/g, '').slice(0, 128);
+}
+
+function validateManager(manager: string | undefined, errs: FieldError[]): void {
+  if (manager === undefined) return;
+  if (manager.length > 128) errs.push(fieldErrors.tooLongCharacters('fieldManager', 128));
+  else if (/[^\x20-\x7e]/.test(manager)) errs.push(fieldErrors.invalid('fieldManager', manager, 'must only contain printable characters'));
+}
+
+function validateDryRun(values: string[], errs: FieldError[]): boolean {
+  if (values.length === 0) return false;
+  if (values.some((v) => v !== 'All')) {
+    errs.push(fieldErrors.notSupported('dryRun', values, ['All']));
+  }
+  return true;
+}
+
+export function writeOptions(req: Request, kind: OptionsKind, dryRunValues = queryAll(req, 'dryRun')): WriteOptions {
+  const errs: FieldError[] = [];
+  const dryRun = validateDryRun(dryRunValues, errs);
+  const manager = queryString(req, 'fieldManager');
+  validateManager(manager, errs);
+  let fieldValidation: FieldValidation = 'Warn';
+  if (kind !== 'DeleteOptions') {
+    const fv = queryString(req, 'fieldValidation') ?? '';
+    if (fv === 'Ignore' || fv === 'Warn' || fv === 'Strict') fieldValidation = fv;
+    else if (fv !== '') errs.push(fieldErrors.notSupported('fieldValidation', fv, ['', 'Ignore', 'Strict', 'Warn']));
+  }
+  if (errs.length) throw errors.invalidOptions(kind, errs);
+  return { user: localAdmin, dryRun, fieldManager: manager ?? defaultManager(req), fieldValidation, warnings: [] };
+}
+
+/** DeleteOptions from the JSON body, or from the query when the body is empty. */
+export function deleteOptions(req: Request, body: Record<string, unknown> | undefined): DeleteOptions {
+  const src: Record<string, unknown> = body ?? {
+    gracePeriodSeconds: queryString(req, 'gracePeriodSeconds'),
+    propagationPolicy: queryString(req, 'propagationPolicy'),
+    orphanDependents: queryBool(req, 'orphanDependents'),
+    dryRun: queryAll(req, 'dryRun'),
+  };
+  const dryRunValues = Array.isArray(src.dryRun) ? src.dryRun.map(String) : [];
+  const base = writeOptions(req, 'DeleteOptions', dryRunValues);
+  const errs: FieldError[] = [];
+  const policy = src.propagationPolicy as string | undefined;
+  if (policy !== undefined && policy !== '' && !['Foreground', 'Background', 'Orphan'].includes(policy)) {
+    errs.push(fieldErrors.notSupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan', 'nil']));
+  }
+  if (src.orphanDependents !== undefined && policy) {
+    errs.push(fieldErrors.invalid('propagationPolicy', policy, 'orphanDependents and deletionPropagation cannot be both set'));
+  }
+  const grace = src.gracePeriodSeconds === undefined || src.gracePeriodSeconds === '' ? undefined : Number(src.gracePeriodSeconds);
+  if (grace !== undefined && !Number.isInteger(grace)) errs.push(fieldErrors.invalid('gracePeriodSeconds', src.gracePeriodSeconds, 'must be an integer'));
+  if (errs.length) throw errors.invalidOptions('DeleteOptions', errs);
+  const pre = src.preconditions as DeleteOptions['preconditions'];
+  return {
+    ...base,
+    gracePeriodSeconds: grace,
+    propagationPolicy: (policy || undefined) as DeleteOptions['propagationPolicy'],
+    orphanDependents: src.orphanDependents as boolean | undefined,
+    preconditions: pre ?? undefined,
+    ignoreStoreReadErrorWithClusterBreakingPotential: queryBool(req, 'ignoreStoreReadErrorWithClusterBreakingPotential') ??
+      (src.ignoreStoreReadErrorWithClusterBreakingPotential as boolean | undefined),
+  };
+}
+
+export function listOptions(req: Request, namespace: string | undefined): ListOptions {
+  const limitRaw = queryString(req, 'limit');
+  const timeoutRaw = queryString(req, 'timeoutSeconds');
+  const limit = limitRaw === undefined || limitRaw === '' ? undefined : Number(limitRaw);
+  if (limit !== undefined && !Number.isInteger(limit)) throw errors.badRequest(`invalid limit: ${limitRaw}`);
+  return {
+    namespace,
+    labelSelector: queryString(req, 'labelSelector'),
+    fieldSelector: queryString(req, 'fieldSelector'),
+    limit,
+    continue: queryString(req, 'continue') || undefined,
+    resourceVersion: queryString(req, 'resourceVersion'),
+    resourceVersionMatch: queryString(req, 'resourceVersionMatch') || undefined,
+    allowWatchBookmarks: queryBool(req, 'allowWatchBookmarks'),
+    sendInitialEvents: queryBool(req, 'sendInitialEvents'),
+    timeoutSeconds: timeoutRaw === undefined || timeoutRaw === '' ? undefined : Number(timeoutRaw),
+    shardSelector: queryString(req, 'shardSelector'),
+  };
+}

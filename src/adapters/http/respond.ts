@@ -1,0 +1,57 @@
+/** Writing objects and Status errors, in the negotiated encoding. */
+import type { Request, Response } from 'express';
+import { ApiError, errors, Status } from '../../machinery/status';
+import { encodeBody, negotiate, ResponseFormat } from './media';
+
+export function wantsPretty(req: Request): boolean {
+  const p = req.query.pretty;
+  if (typeof p === 'string') return p === 'true' || p === '1';
+  const ua = req.get('user-agent') ?? '';
+  return /^(curl|Wget|Mozilla)\//.test(ua);
+}
+
+/** Upstream's Warning header: code 299, agent "-", quoted text with `"` and `\` escaped. */
+export function setWarnings(res: Response, warnings: string[]): void {
+  const unique = [...new Set(warnings)];
+  if (unique.length === 0) return;
+  res.setHeader(
+    'Warning',
+    unique.map((w) => `299 - "${w.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`),
+  );
+}
+
+export function send(req: Request, res: Response, code: number, value: unknown, format: ResponseFormat = 'json'): void {
+  const { contentType, body } = encodeBody(format, value, wantsPretty(req));
+  res.status(code).setHeader('Content-Type', contentType);
+  res.end(body);
+}
+
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const e = err as { type?: string; status?: number; message?: string };
+  // Express body-parser errors carry an HTTP status of their own.
+  if (e?.type === 'entity.too.large') return errors.requestEntityTooLarge('limit is 3145728');
+  if (e?.status === 400 && e.type) return errors.badRequest(e.message ?? 'bad request');
+  return errors.internal(e?.message ?? String(err));
+}
+
+export function sendError(req: Request, res: Response, err: unknown): void {
+  const apiError = toApiError(err);
+  if (apiError.code >= 500 && !(err instanceof ApiError)) {
+    console.log(JSON.stringify({ level: 'error', msg: 'request failed', path: req.path, error: (err as Error)?.stack ?? String(err) }));
+  }
+  const status: Status = apiError.status;
+  const retry = status.details?.retryAfterSeconds;
+  if (retry && retry > 0) res.setHeader('Retry-After', String(retry));
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  let format: ResponseFormat = 'json';
+  try {
+    format = negotiate(req.get('accept'));
+  } catch {
+    format = 'json';
+  }
+  send(req, res, apiError.code, status, format === 'yaml' ? 'yaml' : 'json');
+}

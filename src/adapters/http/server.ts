@@ -1,0 +1,49 @@
+/** The Express application: body limits, resources, discovery, health, version, and Status for everything else. */
+import express, { Request, Response, NextFunction } from 'express';
+import type { ResourceDefinition } from '../../machinery/resource-definition';
+import type { Registry } from '../../registry/registry';
+import { discoveryRouter } from './discovery';
+import { healthRouter, HealthChecks } from './health';
+import { resourceRouter } from './routes';
+import { sendError } from './respond';
+import type { WatchServer } from './watch';
+import { errors } from '../../machinery/status';
+
+export interface AppDeps {
+  registry: Registry;
+  definitions: ResourceDefinition[];
+  health: HealthChecks;
+  watch?: WatchServer;
+  version: Record<string, string>;
+  patchContentTypes: string[];
+  /** Extra routers (OpenAPI, metrics) mounted before resources. */
+  extraRouters?: express.Router[];
+  address: () => string;
+}
+
+const maxBody = 3 * 1024 * 1024;
+
+export function createApp(deps: AppDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('query parser', 'extended');
+  app.use(healthRouter(deps.health));
+  app.get('/version', (_req, res) => {
+    res.json(deps.version);
+  });
+  app.use(discoveryRouter(() => deps.definitions, deps.address));
+  for (const r of deps.extraRouters ?? []) app.use(r);
+  app.use(express.raw({ type: () => true, limit: maxBody }));
+  app.use(resourceRouter(deps.definitions, { registry: deps.registry, watch: deps.watch, patchContentTypes: deps.patchContentTypes }));
+  app.use((req: Request, res: Response) => {
+    res.status(404).setHeader('Content-Type', 'text/plain; charset=utf-8');
+    res.end('404 page not found\n');
+  });
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const e = err as { type?: string };
+    if (e?.type === 'entity.too.large') return sendError(req, res, errors.requestEntityTooLarge('limit is 3145728'));
+    sendError(req, res, err);
+  });
+  return app;
+}

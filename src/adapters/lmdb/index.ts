@@ -1,0 +1,1 @@
+export { LmdbStorage, openLmdbStorage, type LmdbStorageOptions } from './lmdb-storage';

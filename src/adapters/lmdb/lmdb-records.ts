@@ -1,0 +1,77 @@
+/**
+ * On-disk record shapes of the lmdb store and small helpers around them.
+ *
+ * Three named databases live in one lmdb environment:
+ *   state: key -> StateRecord (the latest value of every live key)
+ *   log:   revision -> LogRecord (one entry per write, kept until compacted)
+ *   meta:  'rev' | 'compacted' -> number
+ * Field names are one letter because msgpack stores them with every record.
+ */
+import type { KeyValue, StorageEvent } from '../../ports/storage.port';
+
+export interface StateRecord {
+  /** value */
+  v: Buffer;
+  /** createRevision */
+  c: number;
+  /** modRevision */
+  m: number;
+}
+
+export interface LogRecord {
+  /** key */
+  k: string;
+  /** 1 when this entry is a deletion */
+  d?: 1;
+  /** new value (puts only) */
+  v?: Buffer;
+  /** createRevision of the key's current incarnation */
+  c: number;
+  /** previous value, when the key existed before this write */
+  pv?: Buffer;
+  /** previous modRevision, when the key existed before this write */
+  pm?: number;
+}
+
+export const META_REVISION = 'rev';
+export const META_COMPACTED = 'compacted';
+
+/** msgpack may hand back a Uint8Array; the port promises Buffers. */
+export function asBuffer(value: Uint8Array): Buffer {
+  return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+}
+
+export function toKeyValue(key: string, record: StateRecord): KeyValue {
+  return { key, value: asBuffer(record.v), createRevision: record.c, modRevision: record.m };
+}
+
+export function toStorageEvent(revision: number, record: LogRecord): StorageEvent {
+  const event: StorageEvent = {
+    type: record.d ? 'delete' : 'put',
+    key: record.k,
+    modRevision: revision,
+    createRevision: record.c,
+  };
+  if (record.v !== undefined) event.value = asBuffer(record.v);
+  if (record.pm !== undefined) {
+    event.prevModRevision = record.pm;
+    if (record.pv !== undefined) event.prevValue = asBuffer(record.pv);
+  }
+  return event;
+}
+
+/**
+ * The smallest string greater than every string starting with prefix, or
+ * undefined when the prefix is empty (no upper bound). Keys are ASCII paths,
+ * so bumping the last UTF-16 unit matches lmdb's byte order.
+ */
+export function prefixEnd(prefix: string): string | undefined {
+  if (prefix === '') return undefined;
+  const last = prefix.charCodeAt(prefix.length - 1);
+  return prefix.slice(0, -1) + String.fromCharCode(last + 1);
+}
+
+/** True when key lies in [start, end) (end undefined = unbounded). */
+export function inRange(key: string, start: string, end: string | undefined): boolean {
+  return key >= start && (end === undefined || key < end);
+}

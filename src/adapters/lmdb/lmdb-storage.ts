@@ -1,0 +1,230 @@
+/**
+ * StoragePort on an embedded lmdb environment (single process, durable).
+ *
+ * Every write runs in an lmdb-js async transaction: it checks the key,
+ * takes the next revision from the meta table, updates the state table and
+ * appends a log entry, all atomically. lmdb-js batches the transactions of
+ * one event turn into one commit, so many concurrent writes share a sync.
+ * A write resolves after its commit is flushed to disk.
+ */
+import { open, type RootDatabase } from 'lmdb';
+import {
+  FutureRevisionError,
+  KeyExistsError,
+  KeyNotFoundError,
+  RevisionMismatchError,
+  StorageError,
+  type KeyValue,
+  type RangeOptions,
+  type RangeResult,
+  type StorageEvent,
+  type StoragePort,
+  type WatchCallbacks,
+  type WatchHandle,
+} from '../../ports/storage.port';
+import { META_COMPACTED, META_REVISION, toKeyValue, type LogRecord, type StateRecord } from './lmdb-records';
+import { readLog, readRange, readRevisions, type LmdbTables } from './lmdb-range';
+import { WatchHub } from './lmdb-watch';
+
+export interface LmdbStorageOptions {
+  /** Directory of the lmdb environment (created if missing). */
+  path: string;
+  /**
+   * Keep at most this many revisions of history: the store compacts itself
+   * once it holds ~10% more. Absent = keep history until compact() is called.
+   */
+  historyRetention?: number;
+  /** How often idle watchers get onProgress (ms, default 1000). */
+  progressIntervalMs?: number;
+  /** Resolve writes only once flushed to disk (default true). */
+  durableWrites?: boolean;
+}
+
+type WriteOutcome =
+  | { ok: true; event: StorageEvent }
+  | { ok: false; error: StorageError };
+
+const COMPACT_CHUNK = 5000;
+
+export class LmdbStorage implements StoragePort {
+  private readonly env: RootDatabase;
+  private readonly tables: LmdbTables;
+  private readonly hub: WatchHub;
+  private readonly timer: NodeJS.Timeout;
+  private compacting: Promise<void> = Promise.resolve();
+  private autoCompacting = false;
+  private closed = false;
+
+  constructor(private readonly options: LmdbStorageOptions) {
+    this.env = open({ path: options.path, maxDbs: 4 });
+    this.tables = {
+      state: this.env.openDB<StateRecord, string>({ name: 'state' }),
+      log: this.env.openDB<LogRecord, number>({ name: 'log' }),
+      meta: this.env.openDB<number, string>({ name: 'meta' }),
+    };
+    const tables = this.tables;
+    this.hub = new WatchHub(readRevisions(tables).current, {
+      read: (start, end, after, upTo, maxScan) => this.withReadTxn((txn) => readLog(tables, start, end, after, upTo, maxScan, txn)),
+      compactedRevision: () => readRevisions(tables).compacted,
+    });
+    this.timer = setInterval(() => this.hub.tick(), options.progressIntervalMs ?? 1000);
+    this.timer.unref();
+  }
+
+  async currentRevision(): Promise<number> {
+    this.assertOpen();
+    return readRevisions(this.tables).current;
+  }
+
+  async compactedRevision(): Promise<number> {
+    this.assertOpen();
+    return readRevisions(this.tables).compacted;
+  }
+
+  async get(key: string): Promise<KeyValue | undefined> {
+    this.assertOpen();
+    const record = this.tables.state.get(key);
+    return record ? toKeyValue(key, record) : undefined;
+  }
+
+  async range(prefix: string, options: RangeOptions = {}): Promise<RangeResult> {
+    this.assertOpen();
+    return this.withReadTxn((txn) => readRange(this.tables, prefix, options, txn));
+  }
+
+  create(key: string, value: Buffer): Promise<number> {
+    return this.write(() => {
+      if (this.tables.state.get(key)) return { ok: false, error: new KeyExistsError(key) };
+      const rev = this.nextRevision();
+      this.tables.state.put(key, { v: value, c: rev, m: rev });
+      this.tables.log.put(rev, { k: key, v: value, c: rev });
+      return { ok: true, event: { type: 'put', key, value, modRevision: rev, createRevision: rev } };
+    });
+  }
+
+  update(key: string, value: Buffer, expectedModRevision: number): Promise<number> {
+    return this.write(() => {
+      const cur = this.checkCurrent(key, expectedModRevision);
+      if (!('m' in cur)) return cur;
+      const rev = this.nextRevision();
+      this.tables.state.put(key, { v: value, c: cur.c, m: rev });
+      this.tables.log.put(rev, { k: key, v: value, c: cur.c, pv: cur.v, pm: cur.m });
+      const event: StorageEvent = { type: 'put', key, value, modRevision: rev, createRevision: cur.c, prevValue: cur.v, prevModRevision: cur.m };
+      return { ok: true, event };
+    });
+  }
+
+  delete(key: string, expectedModRevision: number): Promise<number> {
+    return this.write(() => {
+      const cur = this.checkCurrent(key, expectedModRevision);
+      if (!('m' in cur)) return cur;
+      const rev = this.nextRevision();
+      this.tables.state.remove(key);
+      this.tables.log.put(rev, { k: key, d: 1, c: cur.c, pv: cur.v, pm: cur.m });
+      const event: StorageEvent = { type: 'delete', key, modRevision: rev, createRevision: cur.c, prevValue: cur.v, prevModRevision: cur.m };
+      return { ok: true, event };
+    });
+  }
+
+  watch(prefix: string, fromRevision: number, callbacks: WatchCallbacks): WatchHandle {
+    this.assertOpen();
+    return this.hub.watch(prefix, fromRevision, callbacks);
+  }
+
+  /** Compactions run one at a time; compacting at or below the current mark is a no-op. */
+  compact(revision: number): Promise<void> {
+    const run = this.compacting.then(() => this.compactNow(revision));
+    this.compacting = run.catch(() => undefined);
+    return run;
+  }
+
+  async ping(): Promise<boolean> {
+    return !this.closed;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.timer);
+    this.hub.close();
+    await this.compacting;
+    await this.env.close();
+  }
+
+  private async compactNow(revision: number): Promise<void> {
+    this.assertOpen();
+    const { current, compacted } = readRevisions(this.tables);
+    if (revision > current) throw new FutureRevisionError(revision, current);
+    if (revision <= compacted) return;
+    // Raise the mark first so reads below it fail, then drop old entries in bounded chunks.
+    await this.env.transaction(() => this.tables.meta.put(META_COMPACTED, revision));
+    for (;;) {
+      const removed = await this.env.transaction(() => {
+        const old = [...this.tables.log.getKeys({ end: revision, limit: COMPACT_CHUNK })];
+        for (const rev of old) this.tables.log.remove(rev);
+        return old.length;
+      });
+      if (removed < COMPACT_CHUNK || this.closed) break;
+    }
+  }
+
+  /** Runs one write transaction; resolves with its revision once durable, then notifies watchers. */
+  private async write(body: () => WriteOutcome): Promise<number> {
+    this.assertOpen();
+    let outcome: WriteOutcome;
+    try {
+      outcome = await this.env.transaction(body);
+    } catch (err) {
+      // The batch did not commit: revisions taken in it will be handed out again.
+      this.hub.reset(readRevisions(this.tables).current);
+      throw err;
+    }
+    if (!outcome.ok) throw outcome.error;
+    if (this.options.durableWrites !== false) await this.env.flushed;
+    this.hub.committed(outcome.event);
+    this.maybeAutoCompact(outcome.event.modRevision);
+    return outcome.event.modRevision;
+  }
+
+  private checkCurrent(key: string, expected: number): StateRecord | { ok: false; error: StorageError } {
+    const cur = this.tables.state.get(key);
+    if (!cur) return { ok: false, error: new KeyNotFoundError(key) };
+    if (cur.m !== expected) return { ok: false, error: new RevisionMismatchError(key, toKeyValue(key, cur)) };
+    return cur;
+  }
+
+  /** Called inside a write transaction: reads see this batch's earlier writes. */
+  private nextRevision(): number {
+    const rev = (this.tables.meta.get(META_REVISION) ?? 0) + 1;
+    this.tables.meta.put(META_REVISION, rev);
+    return rev;
+  }
+
+  private maybeAutoCompact(revision: number): void {
+    const keep = this.options.historyRetention;
+    if (!keep || this.autoCompacting || this.closed) return;
+    const { compacted } = readRevisions(this.tables);
+    if (revision - compacted <= keep + Math.max(1, Math.floor(keep / 10))) return;
+    this.autoCompacting = true;
+    this.compact(revision - keep)
+      .catch(() => undefined) // a failed auto-compaction is retried on a later write
+      .finally(() => (this.autoCompacting = false));
+  }
+
+  private withReadTxn<T>(fn: (txn: ReturnType<RootDatabase['useReadTransaction']>) => T): T {
+    const txn = this.env.useReadTransaction();
+    try {
+      return fn(txn);
+    } finally {
+      txn.done();
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new StorageError('lmdb storage is closed');
+  }
+}
+
+export function openLmdbStorage(path: string, options: Omit<LmdbStorageOptions, 'path'> = {}): LmdbStorage {
+  return new LmdbStorage({ ...options, path });
+}

@@ -1,0 +1,102 @@
+/**
+ * The parts of create and update that are the same for every kind: type
+ * meta, system metadata, namespace reconciliation and validation.
+ */
+import { errors } from '../machinery/status';
+import { FieldError } from '../machinery/field-errors';
+import { KObject, deepEqual, isPlainObject } from '../machinery/object';
+import { ResourceDefinition, StrategyContext, apiVersionOf } from '../machinery/resource-definition';
+import { validateObjectMetaCreate, validateObjectMetaUpdate } from '../machinery/validation/object-meta';
+
+/** Rejects a body whose apiVersion or kind names another type; fills them when absent. */
+export function checkTypeMeta(def: ResourceDefinition, obj: KObject): void {
+  const expected = apiVersionOf(def);
+  if (obj.apiVersion !== undefined && obj.apiVersion !== '' && obj.apiVersion !== expected) {
+    throw errors.badRequest(`the API version in the data (${obj.apiVersion}) does not match the expected API version (${expected})`);
+  }
+  if (obj.kind !== undefined && obj.kind !== '' && obj.kind !== def.kind) {
+    throw errors.badRequest(
+      `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: the kind in the data (${obj.kind}) does not match the expected kind (${def.kind})`,
+    );
+  }
+  obj.apiVersion = expected;
+  obj.kind = def.kind;
+}
+
+export function ensureMetadata(def: ResourceDefinition, obj: unknown): KObject {
+  if (!isPlainObject(obj)) {
+    throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: the body must be a JSON object`);
+  }
+  if (obj.metadata === undefined || obj.metadata === null) obj.metadata = {};
+  if (!isPlainObject(obj.metadata)) {
+    throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: metadata must be an object`);
+  }
+  return obj as KObject;
+}
+
+/** Body namespace vs URL namespace, as upstream's EnsureObjectNamespaceMatchesRequestNamespace. */
+export function reconcileNamespace(def: ResourceDefinition, obj: KObject, namespace: string | undefined): void {
+  if (!def.namespaced) {
+    delete obj.metadata.namespace;
+    return;
+  }
+  const bodyNs = obj.metadata.namespace;
+  if (bodyNs === undefined || bodyNs === '') obj.metadata.namespace = namespace;
+  else if (bodyNs !== namespace) throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+}
+
+export async function validateCreate(def: ResourceDefinition, obj: KObject, ctx: StrategyContext): Promise<void> {
+  const errs: FieldError[] = [
+    ...validateObjectMetaCreate(obj.metadata, { namespaced: def.namespaced, validateName: def.validateName }),
+    ...(await def.strategy.validate(obj, ctx)),
+  ];
+  if (errs.length) throw errors.invalid(def, obj.metadata.name ?? '', errs);
+}
+
+export async function validateUpdate(
+  def: ResourceDefinition,
+  obj: KObject,
+  old: KObject,
+  ctx: StrategyContext,
+  subresource?: string,
+): Promise<void> {
+  const metaErrs = [
+    ...validateObjectMetaCreate(obj.metadata, { namespaced: def.namespaced, validateName: def.validateName }),
+    ...validateObjectMetaUpdate(obj.metadata, old.metadata),
+  ];
+  const kindErrs = subresource
+    ? await def.subresources[subresource].validateUpdate(obj, old, ctx)
+    : await def.strategy.validateUpdate(obj, old, ctx);
+  const errs = [...metaErrs, ...kindErrs];
+  if (errs.length) throw errors.invalid(def, obj.metadata.name ?? '', errs);
+}
+
+/** Fields of a new version that only the server sets, copied from the stored one. */
+export function carrySystemFields(obj: KObject, old: KObject): void {
+  const m = obj.metadata;
+  const o = old.metadata;
+  m.generation = o.generation;
+  if (!m.uid) m.uid = o.uid;
+  m.creationTimestamp = o.creationTimestamp;
+  if (o.deletionTimestamp) m.deletionTimestamp = o.deletionTimestamp;
+  else delete m.deletionTimestamp;
+  if (o.deletionGracePeriodSeconds !== undefined) m.deletionGracePeriodSeconds = o.deletionGracePeriodSeconds;
+  else delete m.deletionGracePeriodSeconds;
+  if (m.generation === undefined) delete m.generation;
+}
+
+/** Bumps generation when any generation-tracked field changed. */
+export function bumpGeneration(def: ResourceDefinition, obj: KObject, old: KObject): void {
+  if (!def.usesGeneration) return;
+  const fields = def.generationFields ?? ['spec'];
+  const changed = fields.some((f) => !deepEqual(obj[f], old[f]));
+  const base = old.metadata.generation ?? 1;
+  obj.metadata.generation = changed ? base + 1 : base;
+}
+
+/** Main-resource writes never change the parts a subresource owns (status). */
+export function keepSubresourceFields(def: ResourceDefinition, obj: KObject, old: KObject | undefined): void {
+  if (!def.subresources.status) return;
+  if (old && old.status !== undefined) obj.status = structuredClone(old.status);
+  else delete obj.status;
+}

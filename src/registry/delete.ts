@@ -1,0 +1,114 @@
+/**
+ * DELETE of one object: preconditions, garbage-collection finalizers, the
+ * finalizer-held path (set deletionTimestamp, keep the object) and the real
+ * delete, as upstream's Store.Delete.
+ */
+import { errors, successStatus, Status } from '../machinery/status';
+import { KObject } from '../machinery/object';
+import { KeyNotFoundError, RevisionMismatchError } from '../ports/storage.port';
+import { CorruptObjectError, decodeKeyValue, encodeForStorage } from './codec';
+import { timestamp } from './context';
+import { DeleteOptions } from './request';
+import type { ResourceStore } from './store';
+
+export const orphanFinalizer = 'orphan';
+export const foregroundFinalizer = 'foregroundDeletion';
+
+export interface DeleteResult {
+  code: 200 | 202;
+  body: KObject | Status;
+  /** The object as it was before deletion (or as it now is, when finalizers hold it). */
+  object: KObject;
+  deleted: boolean;
+}
+
+/** Applies the propagation policy to the finalizer list, as upstream's deletion GC handling. */
+function gcFinalizers(current: string[], opts: DeleteOptions): string[] {
+  const others = current.filter((f) => f !== orphanFinalizer && f !== foregroundFinalizer);
+  let policy = opts.propagationPolicy;
+  if (!policy && opts.orphanDependents !== undefined) policy = opts.orphanDependents ? 'Orphan' : 'Background';
+  if (!policy) return current;
+  if (policy === 'Orphan') return [...others, orphanFinalizer];
+  if (policy === 'Foreground') return [...others, foregroundFinalizer];
+  return others;
+}
+
+export async function deleteObject(store: ResourceStore, namespace: string | undefined, name: string, opts: DeleteOptions): Promise<DeleteResult> {
+  const { def } = store;
+  const ref = { group: def.group, plural: def.plural };
+  const storage = store.storage;
+  const key = store.key(namespace, name);
+  for (let attempt = 0; attempt < 16; attempt++) {
+    const current = await storage.get(key);
+    if (!current) throw errors.notFound(ref, name);
+    let old: KObject;
+    try {
+      old = decodeKeyValue(current);
+    } catch (e) {
+      if (!(e instanceof CorruptObjectError)) throw e;
+      if (!opts.ignoreStoreReadErrorWithClusterBreakingPotential) {
+        throw errors.internal(`${e.message}; the object can be deleted with ignoreStoreReadErrorWithClusterBreakingPotential=true (unsafe: skips finalizers and preconditions)`);
+      }
+      if (!opts.dryRun) await storage.delete(key, current.modRevision).catch(() => undefined);
+      return { code: 200, body: successStatus({ name, ...(def.group ? { group: def.group } : {}), kind: def.plural }), object: { metadata: { name } }, deleted: true };
+    }
+    checkPreconditions(def.kind, def.group, name, old, opts);
+
+    const finalizers = gcFinalizers(old.metadata.finalizers ?? [], opts);
+    if (finalizers.length > 0) {
+      const obj = structuredClone(old);
+      obj.metadata.finalizers = finalizers;
+      if (!obj.metadata.deletionTimestamp) {
+        obj.metadata.deletionTimestamp = timestamp(store.now());
+        if (obj.metadata.generation && obj.metadata.generation > 0) obj.metadata.generation += 1;
+      }
+      obj.metadata.deletionGracePeriodSeconds = 0;
+      const code = opts.orphanDependents === false ? 202 : 200;
+      if (opts.dryRun) return { code, body: obj, object: obj, deleted: false };
+      const encoded = encodeForStorage(obj);
+      if (encoded.equals(encodeForStorage(old))) return { code, body: old, object: old, deleted: false };
+      try {
+        const rev = await storage.update(key, encoded, current.modRevision);
+        obj.metadata.resourceVersion = String(rev);
+        return { code, body: obj, object: obj, deleted: false };
+      } catch (e) {
+        if (e instanceof RevisionMismatchError || e instanceof KeyNotFoundError) continue;
+        throw e;
+      }
+    }
+
+    const body: KObject | Status = def.returnDeletedObject
+      ? old
+      : successStatus({ name, ...(def.group ? { group: def.group } : {}), kind: def.plural, uid: old.metadata.uid });
+    if (opts.dryRun) return { code: 200, body, object: old, deleted: false };
+    try {
+      await storage.delete(key, current.modRevision);
+      return { code: 200, body, object: old, deleted: true };
+    } catch (e) {
+      if (e instanceof RevisionMismatchError) continue;
+      if (e instanceof KeyNotFoundError) throw errors.notFound(ref, name);
+      throw e;
+    }
+  }
+  throw errors.conflict(ref, name, 'too many concurrent updates; please try again');
+}
+
+function checkPreconditions(kind: string, group: string, name: string, old: KObject, opts: DeleteOptions): void {
+  const p = opts.preconditions;
+  if (!p) return;
+  const kindRef = { group, plural: kind };
+  if (p.uid && p.uid !== old.metadata.uid) {
+    throw errors.conflict(
+      kindRef,
+      name,
+      `the UID in the precondition (${p.uid}) does not match the UID in record (${old.metadata.uid}). The object might have been deleted and then recreated`,
+    );
+  }
+  if (p.resourceVersion && p.resourceVersion !== old.metadata.resourceVersion) {
+    throw errors.conflict(
+      kindRef,
+      name,
+      `the ResourceVersion in the precondition (${p.resourceVersion}) does not match the ResourceVersion in record (${old.metadata.resourceVersion}). The object might have been modified`,
+    );
+  }
+}

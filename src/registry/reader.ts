@@ -1,0 +1,56 @@
+/**
+ * Which snapshot a GET or LIST is served from, following upstream's
+ * resourceVersion rules (apimachinery.md §1.2-1.3). Reads go to storage here;
+ * the watch cache takes over the ones it can answer from memory.
+ */
+import { errors } from '../machinery/status';
+import { KList, KObject } from '../machinery/object';
+import { ResourceDefinition } from '../machinery/resource-definition';
+import { KeyValue, StoragePort } from '../ports/storage.port';
+import { listFromStorage } from './list';
+import { parseResourceVersion, validateListOptions } from './list-options';
+import { compilePredicate } from './predicate';
+import { ListOptions } from './request';
+
+export interface ReadPath {
+  get(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<KObject | undefined>;
+  list(def: ResourceDefinition, opts: ListOptions): Promise<KList>;
+}
+
+export class StorageReadPath implements ReadPath {
+  constructor(
+    private readonly storage: StoragePort,
+    private readonly key: (def: ResourceDefinition, ns: string | undefined, name: string) => string,
+    private readonly decode: (kv: KeyValue) => KObject,
+  ) {}
+
+  async get(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<KObject | undefined> {
+    const min = parseResourceVersion(resourceVersion);
+    const kv = await this.storage.get(this.key(def, namespace, name));
+    if (min > 0) {
+      const current = await this.storage.currentRevision();
+      if (min > current) throw errors.tooLargeResourceVersion(min, current, 0);
+    }
+    return kv ? this.decode(kv) : undefined;
+  }
+
+  async list(def: ResourceDefinition, opts: ListOptions): Promise<KList> {
+    validateListOptions(opts, false);
+    const predicate = compilePredicate(def, opts.labelSelector, opts.fieldSelector);
+    const rv = parseResourceVersion(opts.resourceVersion);
+    const match = opts.resourceVersionMatch ?? '';
+    const exact = rv > 0 && (match === 'Exact' || (match === '' && !!opts.limit && !opts.continue));
+    const limit = opts.resourceVersion === '0' && !opts.continue ? 0 : opts.limit;
+    if (rv > 0 && !exact) {
+      const current = await this.storage.currentRevision();
+      if (rv > current) throw errors.tooLargeResourceVersion(rv, current, 0);
+    }
+    return listFromStorage(def, this.storage, {
+      namespace: opts.namespace,
+      predicate,
+      limit,
+      continue: opts.continue,
+      revision: exact ? rv : 0,
+    });
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The registry's face towards the adapters: every verb for every served
+ * definition, with request bodies checked against the kind's schema first.
+ */
+import { errors } from '../machinery/status';
+import { KList, KObject } from '../machinery/object';
+import { ResourceDefinition } from '../machinery/resource-definition';
+import { checkAndPrune } from '../machinery/schema/decode';
+import { schemaOf } from '../machinery/schema/schema';
+import { ensureMetadata } from './admission';
+import { decodeKeyValue } from './codec';
+import { RegistryDeps } from './context';
+import { deleteObject, DeleteResult } from './delete';
+import { objectKey } from './keys';
+import { ReadPath, StorageReadPath } from './reader';
+import { DeleteOptions, FieldValidation, ListOptions, WriteOptions } from './request';
+import { ResourceStore, UpdateResult } from './store';
+import { applyPatch, PatchRequest } from './patch';
+
+/** A request body as the adapter decoded it, with the duplicate keys it saw. */
+export interface DecodedBody {
+  object: unknown;
+  duplicateFields: string[];
+}
+
+export class Registry {
+  private readonly stores = new Map<ResourceDefinition, ResourceStore>();
+  readonly reads: ReadPath;
+
+  constructor(
+    readonly definitions: ResourceDefinition[],
+    readonly deps: RegistryDeps,
+    reads?: ReadPath,
+  ) {
+    for (const def of definitions) this.stores.set(def, new ResourceStore(def, deps));
+    this.reads = reads ?? new StorageReadPath(deps.storage, objectKey, decodeKeyValue);
+  }
+
+  store(def: ResourceDefinition): ResourceStore {
+    const s = this.stores.get(def);
+    if (!s) throw new Error(`${def.plural} is not served`);
+    return s;
+  }
+
+  /** Unknown and duplicate fields, handled per fieldValidation (apimachinery.md §6). */
+  admitBody(def: ResourceDefinition, body: DecodedBody, validation: FieldValidation, warnings: string[]): KObject {
+    const obj = ensureMetadata(def, body.object);
+    const report = checkAndPrune(obj, schemaOf(def.schemaRoot));
+    if (report.typeErrors.length) {
+      throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${report.typeErrors.join(', ')}`);
+    }
+    const problems = [
+      ...report.unknownFields.map((f) => `unknown field "${f}"`),
+      ...body.duplicateFields.map((f) => `duplicate field "${f}"`),
+    ];
+    if (validation === 'Strict' && problems.length) {
+      throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: strict decoding error: ${problems.join(', ')}`);
+    }
+    if (validation === 'Warn') warnings.push(...problems);
+    return obj;
+  }
+
+  create(def: ResourceDefinition, namespace: string | undefined, obj: KObject, opts: WriteOptions): Promise<KObject> {
+    return this.store(def).create(namespace, obj, opts);
+  }
+
+  async get(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<KObject> {
+    const obj = await this.reads.get(def, namespace, name, resourceVersion);
+    if (!obj) throw errors.notFound(def, name);
+    return obj;
+  }
+
+  list(def: ResourceDefinition, opts: ListOptions): Promise<KList> {
+    return this.reads.list(def, opts);
+  }
+
+  update(def: ResourceDefinition, namespace: string | undefined, name: string, obj: KObject, opts: WriteOptions, subresource?: string): Promise<UpdateResult> {
+    return this.store(def).update(namespace, name, obj, opts, subresource);
+  }
+
+  patch(def: ResourceDefinition, namespace: string | undefined, name: string, req: PatchRequest, opts: WriteOptions, subresource?: string): Promise<UpdateResult> {
+    return applyPatch(this, this.store(def), namespace, name, req, opts, subresource);
+  }
+
+  delete(def: ResourceDefinition, namespace: string | undefined, name: string, opts: DeleteOptions): Promise<DeleteResult> {
+    return deleteObject(this.store(def), namespace, name, opts);
+  }
+
+  /** Deletes every listed object through the per-item flow; answers with the list as it was. */
+  async deleteCollection(def: ResourceDefinition, listOpts: ListOptions, opts: DeleteOptions): Promise<KList> {
+    const list = await this.reads.list(def, listOpts);
+    const store = this.store(def);
+    for (const item of list.items) {
+      try {
+        await deleteObject(store, item.metadata.namespace, item.metadata.name!, opts);
+      } catch (e) {
+        if ((e as { status?: { code?: number } }).status?.code !== 404) throw e;
+      }
+    }
+    return list;
+  }
+}

@@ -1,0 +1,230 @@
+/**
+ * The generic store: create, get, update and delete for any ResourceDefinition.
+ * It never asks which kind it serves; per-kind behaviour comes from the
+ * definition's strategy and flags.
+ */
+import { randomUUID } from 'node:crypto';
+import { errors } from '../machinery/status';
+import { KObject } from '../machinery/object';
+import { ResourceDefinition } from '../machinery/resource-definition';
+import { KeyExistsError, KeyNotFoundError, KeyValue, RevisionMismatchError } from '../ports/storage.port';
+import {
+  bumpGeneration,
+  carrySystemFields,
+  checkTypeMeta,
+  keepSubresourceFields,
+  reconcileNamespace,
+  validateCreate,
+  validateUpdate,
+} from './admission';
+import { decodeKeyValue, encodeForStorage } from './codec';
+import { RegistryDeps, resourceRef, strategyContext, timestamp } from './context';
+import { objectKey } from './keys';
+import { generateName, generateNameAttempts } from './names';
+import { WriteOptions } from './request';
+import { recordManagedFields } from './managed-fields';
+
+/** Produces the new version of an object from the stored one (undefined when absent). */
+export type UpdateFn = (old: KObject | undefined) => Promise<KObject>;
+
+export interface UpdateResult {
+  object: KObject;
+  created: boolean;
+}
+
+const maxCasAttempts = 16;
+
+export class ResourceStore {
+  constructor(
+    readonly def: ResourceDefinition,
+    protected readonly deps: RegistryDeps,
+  ) {}
+
+  protected get ref() {
+    return resourceRef(this.def);
+  }
+
+  get storage() {
+    return this.deps.storage;
+  }
+
+  now(): Date {
+    return this.deps.clock.now();
+  }
+
+  key(namespace: string | undefined, name: string): string {
+    return objectKey(this.def, namespace, name);
+  }
+
+  async getRaw(namespace: string | undefined, name: string): Promise<KeyValue | undefined> {
+    return this.deps.storage.get(this.key(namespace, name));
+  }
+
+  async get(namespace: string | undefined, name: string): Promise<KObject> {
+    const kv = await this.getRaw(namespace, name);
+    if (!kv) throw errors.notFound(this.ref, name);
+    return decodeKeyValue(kv);
+  }
+
+  async create(namespace: string | undefined, obj: KObject, opts: WriteOptions): Promise<KObject> {
+    const { def } = this;
+    const ctx = strategyContext(this.deps, opts.user);
+    checkTypeMeta(def, obj);
+    const meta = obj.metadata;
+    const clientRV = meta.resourceVersion;
+    for (const f of ['creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink', 'resourceVersion'] as const) {
+      delete meta[f];
+    }
+    reconcileNamespace(def, obj, namespace);
+    meta.uid = randomUUID();
+    meta.creationTimestamp = timestamp(this.deps.clock.now());
+    if (def.usesGeneration) meta.generation = 1;
+    else delete meta.generation;
+    keepSubresourceFields(def, obj, undefined);
+    def.strategy.prepareForCreate?.(obj, ctx);
+    def.strategy.applyDefaults?.(obj, ctx);
+    const generate = !meta.name && !!meta.generateName;
+    if (generate) meta.name = generateName(meta.generateName!);
+    await validateCreate(def, obj, ctx);
+    if (clientRV && !opts.dryRun) throw errors.untyped('resourceVersion should not be set on objects to be created');
+    def.strategy.canonicalize?.(obj);
+    recordManagedFields(def, obj, undefined, opts, this.deps.clock.now());
+
+    for (let attempt = 1; ; attempt++) {
+      const key = this.key(meta.namespace, meta.name!);
+      try {
+        if (opts.dryRun) {
+          const existing = await this.deps.storage.get(key);
+          if (existing) throw new KeyExistsError(key);
+          return obj;
+        }
+        const rev = await this.deps.storage.create(key, encodeForStorage(obj));
+        meta.resourceVersion = String(rev);
+        return obj;
+      } catch (e) {
+        if (!(e instanceof KeyExistsError)) throw e;
+        if (generate && attempt < generateNameAttempts) {
+          meta.name = generateName(meta.generateName!);
+          continue;
+        }
+        if (generate) throw errors.generateNameExhausted(this.ref, meta.name!);
+        const existing = await this.deps.storage.get(key);
+        const beingDeleted = !!(existing && safeDecode(existing)?.metadata.deletionTimestamp);
+        throw errors.alreadyExists(this.ref, meta.name!, beingDeleted);
+      }
+    }
+  }
+
+  /** PUT: replace the object (or the subresource's part of it). */
+  async update(namespace: string | undefined, name: string, body: KObject, opts: WriteOptions, subresource?: string): Promise<UpdateResult> {
+    const { def } = this;
+    checkTypeMeta(def, body);
+    reconcileNamespace(def, body, namespace);
+    if (body.metadata.name !== name) {
+      throw errors.badRequest(`the name of the object (${body.metadata.name ?? ''}) does not match the name on the URL (${name})`);
+    }
+    const requestedRV = body.metadata.resourceVersion;
+    return this.guaranteedUpdate(namespace, name, opts, subresource, !!requestedRV, async (old) => {
+      const obj = structuredClone(body);
+      if (!old) return obj;
+      if (!requestedRV) {
+        if (!def.allowUnconditionalUpdate) {
+          throw errors.invalid(
+            { group: def.group, kind: def.plural },
+            name,
+            [{ type: 'FieldValueInvalid', field: 'metadata.resourceVersion', badValue: '0x0', detail: 'must be specified for an update' }],
+          );
+        }
+        obj.metadata.resourceVersion = old.metadata.resourceVersion;
+      }
+      return obj;
+    });
+  }
+
+  /**
+   * The optimistic-concurrency loop shared by PUT and PATCH: read, produce the
+   * new version, validate, write with compare-and-swap, retry on a race unless
+   * the client pinned a resourceVersion.
+   */
+  async guaranteedUpdate(
+    namespace: string | undefined,
+    name: string,
+    opts: WriteOptions,
+    subresource: string | undefined,
+    pinned: boolean,
+    produce: UpdateFn,
+    createOnMissing = this.def.allowCreateOnUpdate && !subresource,
+  ): Promise<UpdateResult> {
+    const { def } = this;
+    const key = this.key(namespace, name);
+    const ctx = strategyContext(this.deps, opts.user);
+    for (let attempt = 0; attempt < maxCasAttempts; attempt++) {
+      const current = await this.deps.storage.get(key);
+      if (!current) {
+        if (!createOnMissing) throw errors.notFound(this.ref, name);
+        const obj = await produce(undefined);
+        if (obj.metadata.resourceVersion) throw errors.notFound(this.ref, name);
+        try {
+          return { object: await this.create(namespace, obj, opts), created: true };
+        } catch (e) {
+          if ((e as { status?: { reason?: string } }).status?.reason === 'AlreadyExists' && attempt + 1 < maxCasAttempts) continue;
+          throw e;
+        }
+      }
+      const old = decodeKeyValue(current);
+      const obj = await produce(structuredClone(old));
+      checkTypeMeta(def, obj);
+      const rv = obj.metadata.resourceVersion;
+      if (rv && rv !== old.metadata.resourceVersion) throw errors.staleResourceVersion(this.ref, name);
+      if (obj.metadata.uid && obj.metadata.uid !== old.metadata.uid) {
+        throw errors.conflict(
+          this.ref,
+          name,
+          `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${obj.metadata.uid}, UID in object meta: ${old.metadata.uid}`,
+        );
+      }
+      carrySystemFields(obj, old);
+      if (subresource) {
+        def.subresources[subresource].prepareForUpdate(obj, old, ctx);
+      } else {
+        keepSubresourceFields(def, obj, old);
+        def.strategy.prepareForUpdate?.(obj, old, ctx);
+        def.strategy.applyDefaults?.(obj, ctx);
+        bumpGeneration(def, obj, old);
+      }
+      await validateUpdate(def, obj, old, ctx, subresource);
+      def.strategy.canonicalize?.(obj);
+      recordManagedFields(def, obj, old, opts, this.deps.clock.now(), subresource);
+      obj.metadata.resourceVersion = old.metadata.resourceVersion;
+
+      const finalizing = !!obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length);
+      const encoded = encodeForStorage(obj);
+      if (!finalizing && encoded.equals(encodeForStorage(old))) return { object: old, created: false };
+      if (opts.dryRun) return { object: obj, created: false };
+      try {
+        if (finalizing) {
+          await this.deps.storage.delete(key, current.modRevision);
+          return { object: obj, created: false };
+        }
+        const rev = await this.deps.storage.update(key, encoded, current.modRevision);
+        obj.metadata.resourceVersion = String(rev);
+        return { object: obj, created: false };
+      } catch (e) {
+        if (e instanceof RevisionMismatchError || e instanceof KeyNotFoundError) {
+          if (pinned) throw errors.staleResourceVersion(this.ref, name);
+          continue;
+        }
+        throw e;
+      }
+    }
+    throw errors.conflict(this.ref, name, 'too many concurrent updates; please try again');
+  }
+}
+
+function safeDecode(kv: KeyValue): KObject | undefined {
+  try {
+    return decodeKeyValue(kv);
+  } catch {
+    return undefined;
+  }
+}
