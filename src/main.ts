@@ -1,14 +1,17 @@
 /**
  * Composition root: parse flags, build the adapters, start serving. The only
- * file that names concrete adapters.
+ * file that names concrete adapters. `assemble` is exported so that tests
+ * run exactly the wiring production runs.
  */
 import 'reflect-metadata';
-import { createServer } from 'node:http';
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { parseFlags, FlagError, ServerConfig } from './config/flags';
 import { allDefinitions } from './resources';
 import { Registry } from './registry/registry';
 import { startCompactor } from './registry/compactor';
 import type { StoragePort } from './ports/storage.port';
+import type { FeatureGates } from './machinery/feature-gates';
 import { openLmdbStorage } from './adapters/lmdb';
 import { EtcdStorage } from './adapters/etcd';
 import { WebCryptoAdapter } from './adapters/crypto';
@@ -16,10 +19,71 @@ import { systemClock } from './adapters/clock/system.clock';
 import { createApp } from './adapters/http';
 import { version } from './version';
 
-function logger(level: ServerConfig['logLevel']) {
+export type Log = (level: string, msg: string, extra?: object) => void;
+
+export function logger(level: ServerConfig['logLevel']): Log {
   const order = ['debug', 'info', 'warn', 'error'];
-  return (lvl: string, msg: string, extra: object = {}) => {
+  return (lvl, msg, extra = {}) => {
     if (order.indexOf(lvl) >= order.indexOf(level)) console.log(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...extra }));
+  };
+}
+
+export function openStorageFor(config: Pick<ServerConfig, 'etcdServers' | 'etcdPrefix' | 'dataDir'>): StoragePort {
+  return config.etcdServers.length
+    ? new EtcdStorage({ endpoints: config.etcdServers, prefix: config.etcdPrefix })
+    : openLmdbStorage(config.dataDir);
+}
+
+export interface AssembleOptions {
+  storage: StoragePort;
+  gates: FeatureGates;
+  log: Log;
+  compactionIntervalSeconds?: number;
+}
+
+export interface Assembled {
+  server: Server;
+  registry: Registry;
+  /** Fails readiness first, then stops background work and closes storage. */
+  shutdown(): Promise<void>;
+}
+
+/** Builds the registry and HTTP server over the given storage (not yet listening). */
+export function assemble(opts: AssembleOptions): Assembled {
+  const { storage, gates, log } = opts;
+  const definitions = allDefinitions.filter((d) => !d.featureGate || gates.enabled(d.featureGate));
+  const registry = new Registry(definitions, { storage, clock: systemClock, crypto: new WebCryptoAdapter(), gates });
+  const compactor = startCompactor(storage, (opts.compactionIntervalSeconds ?? 0) * 1000, (msg, extra) => log('info', msg, extra));
+  let shuttingDown = false;
+  const storageCheck = { name: 'etcd', check: () => storage.ping() };
+  let server: Server | undefined;
+  const app = createApp({
+    registry,
+    definitions,
+    health: {
+      livez: [{ name: 'ping', check: () => true }, storageCheck],
+      readyz: [{ name: 'ping', check: () => true }, storageCheck, { name: 'shutdown', check: () => !shuttingDown }],
+    },
+    version,
+    patchContentTypes: ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'],
+    address: () => {
+      const a = server?.address() as AddressInfo | null | undefined;
+      return a ? `${a.address}:${a.port}` : '127.0.0.1:8080';
+    },
+  });
+  server = createServer(app);
+  return {
+    server,
+    registry,
+    async shutdown() {
+      shuttingDown = true;
+      compactor.stop();
+      await new Promise<void>((resolve) => {
+        server!.close(() => resolve());
+        server!.closeIdleConnections();
+      });
+      await storage.close();
+    },
   };
 }
 
@@ -35,49 +99,32 @@ async function main(): Promise<void> {
     throw e;
   }
   const log = logger(config.logLevel);
-  const storage: StoragePort = config.etcdServers.length
-    ? new EtcdStorage({ endpoints: config.etcdServers, prefix: config.etcdPrefix })
-    : openLmdbStorage(config.dataDir);
-  const definitions = allDefinitions.filter((d) => !d.featureGate || config.featureGates.enabled(d.featureGate));
-  const registry = new Registry(definitions, { storage, clock: systemClock, crypto: new WebCryptoAdapter(), gates: config.featureGates });
-  const compactor = startCompactor(storage, config.etcdCompactionIntervalSeconds * 1000, (msg, extra) => log('info', msg, extra));
-
-  let shuttingDown = false;
-  const storageCheck = { name: 'etcd', check: () => storage.ping() };
-  const app = createApp({
-    registry,
-    definitions,
-    health: {
-      livez: [{ name: 'ping', check: () => true }, storageCheck],
-      readyz: [{ name: 'ping', check: () => true }, storageCheck, { name: 'shutdown', check: () => !shuttingDown }],
-    },
-    version,
-    patchContentTypes: ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'],
-    address: () => `${config.bindAddress}:${config.port}`,
-  });
-  const server = createServer(app);
-  server.listen(config.port, config.bindAddress, () => {
+  const storage = openStorageFor(config);
+  const assembled = assemble({ storage, gates: config.featureGates, log, compactionIntervalSeconds: config.etcdCompactionIntervalSeconds });
+  assembled.server.listen(config.port, config.bindAddress, () => {
     log('info', 'serving', {
       address: `http://${config.bindAddress}:${config.port}`,
       storage: config.etcdServers.length ? `etcd ${config.etcdServers.join(',')} prefix ${config.etcdPrefix}` : `embedded ${config.dataDir}`,
     });
   });
-  const shutdown = (signal: string) => {
-    if (shuttingDown) return;
-    shuttingDown = true;
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     log('info', 'shutting down', { signal });
-    compactor.stop();
-    server.close(() => {
-      void storage.close().finally(() => process.exit(0));
-    });
-    server.closeIdleConnections();
     setTimeout(() => process.exit(0), 10_000).unref();
+    assembled.shutdown().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
 }
 
-main().catch((e) => {
-  console.error(JSON.stringify({ level: 'fatal', msg: (e as Error).message, stack: (e as Error).stack }));
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((e) => {
+    console.error(JSON.stringify({ level: 'fatal', msg: (e as Error).message, stack: (e as Error).stack }));
+    process.exit(1);
+  });
+}

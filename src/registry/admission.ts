@@ -19,8 +19,10 @@ export function checkTypeMeta(def: ResourceDefinition, obj: KObject): void {
       `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: the kind in the data (${obj.kind}) does not match the expected kind (${def.kind})`,
     );
   }
-  obj.apiVersion = expected;
-  obj.kind = def.kind;
+  // Upstream serializes kind and apiVersion first; keep that order for humans and diffs.
+  const rest = Object.entries(obj).filter(([k]) => k !== 'kind' && k !== 'apiVersion');
+  for (const [k] of rest) delete obj[k];
+  Object.assign(obj, { kind: def.kind, apiVersion: expected }, Object.fromEntries(rest));
 }
 
 export function ensureMetadata(def: ResourceDefinition, obj: unknown): KObject {

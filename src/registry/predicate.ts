@@ -6,8 +6,8 @@
 import { errors } from '../machinery/status';
 import { KObject } from '../machinery/object';
 import { ResourceDefinition } from '../machinery/resource-definition';
-import { parseLabelSelector, SelectorParseError } from '../machinery/labels';
-import { parseFieldSelector, FieldSelectorParseError } from '../machinery/fields';
+import { parseLabelSelector, LabelSelectorError } from '../machinery/labels';
+import { parseFieldSelector, FieldSelectorError } from '../machinery/fields';
 
 export interface Predicate {
   matches(obj: KObject): boolean;
@@ -31,13 +31,13 @@ export function compilePredicate(def: ResourceDefinition, labelSelector?: string
   try {
     if (labelSelector && labelSelector.trim() !== '') labels = parseLabelSelector(labelSelector);
   } catch (e) {
-    if (e instanceof SelectorParseError) throw errors.badRequest(e.message);
+    if (e instanceof LabelSelectorError) throw errors.badRequest((e as Error).message);
     throw e;
   }
   try {
     if (fieldSelector && fieldSelector.trim() !== '') fields = parseFieldSelector(fieldSelector);
   } catch (e) {
-    if (e instanceof FieldSelectorParseError) throw errors.badRequest(e.message);
+    if (e instanceof FieldSelectorError) throw errors.badRequest((e as Error).message);
     throw e;
   }
   const getters = fieldGetters(def);
@@ -58,7 +58,7 @@ export function compilePredicate(def: ResourceDefinition, labelSelector?: string
     namespace,
     matches(obj: KObject): boolean {
       if (labels && !labels.matches(obj.metadata.labels ?? {})) return false;
-      if (fields && !fields.matches((f) => getters[f]?.(obj))) return false;
+      if (fields && !fields.matches((f: string) => getters[f]?.(obj))) return false;
       return true;
     },
   };

@@ -1,0 +1,1 @@
+export { EtcdStorage, openEtcdStorage, type EtcdStorageOptions } from './etcd-storage';

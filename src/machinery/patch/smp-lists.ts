@@ -1,0 +1,177 @@
+/**
+ * Strategic merge of lists: element-wise by merge key for lists of maps,
+ * union for scalar lists, `$patch` list elements, `$deleteFromPrimitiveList`,
+ * and upstream's ordering rules (patch order first, server-only elements
+ * interleaved where the live list had them).
+ */
+import { Schema } from '../schema/schema';
+import { JsonMap, ValueKind, has, isPlainObject, kindOf, same } from './json-values';
+import { LIST_TYPE, MAP_TYPE, goFormat, smpErrors } from './patch-errors';
+import { DIRECTIVE, stripRaw } from './smp-shared';
+
+/** Passed in by the map merger so the two files do not import each other. */
+export type MergeMapFn = (original: JsonMap, patch: JsonMap, schema: Schema | undefined) => JsonMap;
+
+export interface ListField {
+  items?: Schema;
+  strategy: string;
+  mergeKey: string;
+}
+
+/** A list field present in both: merged when the strategy says so (or for a delete list), else replaced. */
+export function mergeListField(original: unknown[], patch: unknown[], field: ListField, isDeleteList: boolean, mergeMap: MergeMapFn): unknown[] {
+  if (field.strategy !== 'merge' && !isDeleteList) return stripRaw(patch);
+  if (original.length === 0 && patch.length === 0) return original;
+  const kind = elementKind(original, patch);
+  const { mergeKey } = field;
+  let merged: unknown[];
+  if (kind !== 'map') {
+    if (isDeleteList) return original.filter((v) => !patch.some((d) => same(d, v)));
+    merged = [...original];
+    for (const v of patch) if (!merged.some((m) => same(m, v))) merged.push(v);
+  } else {
+    if (!mergeKey) throw smpErrors.other('cannot merge lists without merge key for struct');
+    ({ original, patch } = applyElementDirectives(original, patch, mergeKey));
+    merged = mergeByKey(original, patch, mergeKey, field.items, mergeMap);
+  }
+  const [inPatch, serverOnly] = partition(merged, patch, mergeKey);
+  return normalizeElementOrder(inPatch, serverOnly, patch, original, mergeKey, kind);
+}
+
+/** Go's sliceElementType: one element type across the lists, and never a list. */
+export function elementKind(...lists: unknown[][]): ValueKind {
+  let kind: ValueKind | undefined;
+  for (const v of lists.flat()) {
+    const k = kindOf(v);
+    if (kind === undefined) {
+      if (k === 'list') throw smpErrors.listOfLists();
+      kind = k;
+    } else if (k !== kind) {
+      throw smpErrors.other(`list element types are not identical: ${goFormat(lists)}`);
+    }
+  }
+  if (kind === undefined) throw smpErrors.other('no elements in any of the given slices');
+  return kind;
+}
+
+/** `{"$patch":"delete", key: v}` removes elements; `{"$patch":"replace"}` makes the rest of the patch the list. */
+function applyElementDirectives(original: unknown[], patch: unknown[], mergeKey: string): { original: unknown[]; patch: unknown[] } {
+  const plain: unknown[] = [];
+  let replace = false;
+  for (const v of patch as JsonMap[]) {
+    if (!has(v, DIRECTIVE)) {
+      plain.push(v);
+      continue;
+    }
+    const directive = v[DIRECTIVE];
+    if (directive === 'delete') {
+      if (!has(v, mergeKey)) throw smpErrors.noMergeKey(v, mergeKey);
+      original = original.filter((o) => !(has(o as JsonMap, mergeKey) && same((o as JsonMap)[mergeKey], v[mergeKey])));
+    } else if (directive === 'replace') {
+      replace = true; // keep scanning: later delete elements still apply and are pruned
+    } else if (directive === 'merge') {
+      throw smpErrors.other('merging lists cannot yet be specified in the patch');
+    } else {
+      throw smpErrors.badPatchType(directive, v);
+    }
+  }
+  return replace ? { original: stripRaw(plain), patch: [] } : { original, patch: plain };
+}
+
+/** Patch elements merge into the element with the same key (searching what was appended too), else append. */
+function mergeByKey(original: unknown[], patch: unknown[], mergeKey: string, items: Schema | undefined, mergeMap: MergeMapFn): unknown[] {
+  const out = [...original];
+  for (const v of patch as JsonMap[]) {
+    if (!has(v, mergeKey)) throw smpErrors.noMergeKey(v, mergeKey);
+    const at = indexByKey(out, mergeKey, v[mergeKey]);
+    if (at >= 0) out[at] = mergeMap(out[at] as JsonMap, v, items);
+    else out.push(stripRaw(v));
+  }
+  return out;
+}
+
+function indexByKey(list: unknown[], mergeKey: string, value: unknown): number {
+  for (let i = 0; i < list.length; i++) {
+    const m = list[i];
+    if (!isPlainObject(m)) throw smpErrors.other(`value for key ${i} is not a map`);
+    if (has(m, mergeKey) && same(m[mergeKey], value)) return i;
+  }
+  return -1;
+}
+
+/** Splits `merged` into elements named by `by` (patch or $setElementOrder list) and server-only ones. */
+export function partition(merged: unknown[], by: unknown[], mergeKey: string): [unknown[], unknown[]] {
+  const inBy: unknown[] = [];
+  const serverOnly: unknown[] = [];
+  for (const v of merged) {
+    let found: boolean;
+    if (!mergeKey) found = by.some((b) => same(b, v));
+    else {
+      if (!isPlainObject(v)) throw smpErrors.badArgType(MAP_TYPE, v);
+      if (!has(v, mergeKey)) throw smpErrors.noMergeKey(v, mergeKey);
+      found = indexByKey(by, mergeKey, v[mergeKey]) >= 0;
+    }
+    (found ? inBy : serverOnly).push(v);
+  }
+  return [inBy, serverOnly];
+}
+
+/** Patch elements in patch order; server-only ones in live order, each placed before the first patch element it preceded live. */
+export function normalizeElementOrder(
+  inPatch: unknown[],
+  serverOnly: unknown[],
+  patchOrder: unknown[],
+  serverOrder: unknown[],
+  mergeKey: string,
+  kind: ValueKind,
+): unknown[] {
+  const left = sortBy(serverOnly, serverOrder, mergeKey, kind);
+  const right = sortBy(inPatch, patchOrder, mergeKey, kind);
+  const out: unknown[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < left.length || j < right.length) {
+    if (j >= right.length) out.push(left[i++]);
+    else if (i >= left.length) out.push(right[j++]);
+    else {
+      const li = position(serverOrder, left[i], mergeKey, kind);
+      const ri = position(serverOrder, right[j], mergeKey, kind);
+      out.push(li >= 0 && ri >= 0 && li < ri ? left[i++] : right[j++]);
+    }
+  }
+  return out;
+}
+
+/** Stable order by position in `order`; elements it does not name keep their slots; delete directives go last. */
+function sortBy(list: unknown[], order: unknown[], mergeKey: string, kind: ValueKind): unknown[] {
+  let toDelete: unknown[] = [];
+  if (kind === 'map') {
+    requireMergeKey(mergeKey, list, order);
+    toDelete = list.filter((v) => (v as JsonMap)[DIRECTIVE] === 'delete');
+    list = list.filter((v) => (v as JsonMap)[DIRECTIVE] !== 'delete');
+  }
+  const slots = list.map((v, i) => ({ v, i, at: position(order, v, mergeKey, kind) }));
+  const found = slots.filter((s) => s.at >= 0);
+  const sorted = [...found].sort((a, b) => a.at - b.at || a.i - b.i);
+  const out = [...list];
+  found.forEach((slot, n) => (out[slot.i] = sorted[n].v));
+  return [...out, ...toDelete];
+}
+
+function position(order: unknown[], v: unknown, mergeKey: string, kind: ValueKind): number {
+  const key = (x: unknown) => (kind === 'map' ? (isPlainObject(x) ? x[mergeKey] : undefined) : x);
+  const want = key(v);
+  return order.findIndex((o) => same(key(o), want));
+}
+
+export function requireMergeKey(mergeKey: string, ...lists: unknown[][]): void {
+  for (const v of lists.flat()) {
+    if (!isPlainObject(v)) throw smpErrors.badArgType(MAP_TYPE, v);
+    if (!has(v, mergeKey)) throw smpErrors.noMergeKey(v, mergeKey);
+  }
+}
+
+export function asList(v: unknown): unknown[] {
+  if (!Array.isArray(v)) throw smpErrors.badArgType(LIST_TYPE, v);
+  return v;
+}

@@ -1,0 +1,51 @@
+/** Small helpers shared by the storage contract suites. */
+import { randomBytes } from 'node:crypto';
+import type { StorageEvent, WatchCallbacks } from '../../src/ports/storage.port';
+
+export const buf = (s: string): Buffer => Buffer.from(s);
+
+/** A key prefix no other test uses. */
+export const freshPrefix = (): string => `/contract-${randomBytes(6).toString('hex')}/`;
+
+/** Polls until pred() is true; fails with `what` after timeoutMs. */
+export async function until(pred: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!pred()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Records everything a watch delivers. */
+export class WatchRecorder {
+  readonly events: StorageEvent[] = [];
+  readonly progress: number[] = [];
+  readonly errors: Error[] = [];
+
+  readonly callbacks: WatchCallbacks = {
+    onEvents: (events) => this.events.push(...events),
+    onProgress: (rev) => this.progress.push(rev),
+    onError: (err) => this.errors.push(err),
+  };
+
+  waitForEvents(n: number, timeoutMs = 5000): Promise<void> {
+    return until(() => this.events.length >= n || this.errors.length > 0, `${n} watch events (have ${this.events.length})`, timeoutMs).then(
+      () => {
+        if (this.errors.length) throw this.errors[0];
+      },
+    );
+  }
+
+  waitForError(timeoutMs = 5000): Promise<Error> {
+    return until(() => this.errors.length > 0, 'a watch error', timeoutMs).then(() => this.errors[0]);
+  }
+
+  /** Summary used in assertions: type, key (without prefix), value, prevValue. */
+  summary(prefix: string): string[] {
+    return this.events.map(
+      (e) => `${e.type} ${e.key.slice(prefix.length)} ${e.value?.toString() ?? '-'} ${e.prevValue?.toString() ?? '-'}`,
+    );
+  }
+}

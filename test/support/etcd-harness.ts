@@ -1,0 +1,163 @@
+/**
+ * Starts throwaway etcd servers for tests: free 127.0.0.1 ports, a temporary
+ * data dir (on tmpfs when available, so fsyncs are cheap), bounded waits.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+export interface EtcdInstance {
+  /** Client URL, e.g. http://127.0.0.1:23791 */
+  endpoint: string;
+  dataDir: string;
+  /** Stops the server (SIGTERM, then SIGKILL after 5 s); data stays for restart(). */
+  stop(): Promise<void>;
+  /** Stops (if running) and starts again on the same ports and data dir. */
+  restart(): Promise<void>;
+  /** stop(), then removes the data dir if the harness created it. */
+  cleanup(): Promise<void>;
+}
+
+export interface StartEtcdOptions {
+  dataDir?: string;
+  clientPort?: number;
+}
+
+const INSTALL_HINT = 'etcd is not installed: install it with `apt-get install etcd-server` (or point ETCD_SERVERS at a running etcd)';
+
+function findOnPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const candidate = path.join(dir, name);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/** Path of the etcd binary, installing it with apt-get when running as root. */
+export function ensureEtcdBinary(): string {
+  const found = findOnPath('etcd');
+  if (found) return found;
+  if (process.getuid?.() !== 0) throw new Error(INSTALL_HINT);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const install = () => spawnSync('apt-get', ['install', '-y', 'etcd-server'], { stdio: 'inherit', env }).status === 0;
+  if (!install()) {
+    spawnSync('apt-get', ['update'], { stdio: 'inherit', env });
+    if (!install()) throw new Error(`apt-get install etcd-server failed; ${INSTALL_HINT}`);
+  }
+  const installed = findOnPath('etcd');
+  if (!installed) throw new Error(`etcd still not on PATH after installing etcd-server; ${INSTALL_HINT}`);
+  return installed;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** True when GET <endpoint>/health answers {"health":"true"} within timeoutMs. */
+export async function etcdHealthy(endpoint: string, timeoutMs = 1000): Promise<boolean> {
+  try {
+    const res = await fetch(`${endpoint.replace(/\/$/, '')}/health`, { signal: AbortSignal.timeout(timeoutMs) });
+    const body = (await res.json()) as { health?: string };
+    return res.ok && body.health === 'true';
+  } catch {
+    return false;
+  }
+}
+
+export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdInstance> {
+  const binary = ensureEtcdBinary();
+  const tmpBase = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir();
+  const ownsDir = !opts.dataDir;
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(tmpBase, 'etcd-test-'));
+  const clientPort = opts.clientPort ?? (await freePort());
+  const peerPort = await freePort();
+  const endpoint = `http://127.0.0.1:${clientPort}`;
+  const peer = `http://127.0.0.1:${peerPort}`;
+  const args = [
+    '--name', 'test',
+    '--data-dir', dataDir,
+    '--listen-client-urls', endpoint,
+    '--advertise-client-urls', endpoint,
+    '--listen-peer-urls', peer,
+    '--initial-advertise-peer-urls', peer,
+    '--initial-cluster', `test=${peer}`,
+    // Frequent progress notifications let watch tests observe onProgress quickly.
+    '--experimental-watch-progress-notify-interval', '1s',
+    '--logger', 'zap',
+    '--log-level', 'error',
+  ];
+
+  let proc: ChildProcess | undefined;
+  let output = '';
+  const killOnExit = () => proc?.kill('SIGKILL');
+  process.once('exit', killOnExit);
+
+  const launch = async (): Promise<void> => {
+    output = '';
+    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    proc = child;
+    const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000));
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        throw new Error(`etcd exited during startup (code ${child.exitCode}): ${output}`);
+      }
+      if (await etcdHealthy(endpoint, 500)) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    child.kill('SIGKILL');
+    throw new Error(`etcd at ${endpoint} not healthy after 20 s: ${output}`);
+  };
+
+  const stop = async (): Promise<void> => {
+    const child = proc;
+    proc = undefined;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  await launch();
+  return {
+    endpoint,
+    dataDir,
+    stop,
+    restart: async () => {
+      await stop();
+      await launch();
+    },
+    cleanup: async () => {
+      await stop();
+      process.removeListener('exit', killOnExit);
+      if (ownsDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Endpoints of the etcd started by globalSetup; throws (never skips) when there is none. */
+export function testEtcdEndpoints(): string[] {
+  const endpoints = process.env.TEST_ETCD_ENDPOINTS;
+  if (!endpoints) {
+    throw new Error(process.env.TEST_ETCD_ERROR ?? 'TEST_ETCD_ENDPOINTS is not set: run through jest (globalSetup starts etcd)');
+  }
+  return endpoints.split(',');
+}
