@@ -17,6 +17,7 @@ import { EtcdStorage } from './adapters/etcd';
 import { WebCryptoAdapter } from './adapters/crypto';
 import { systemClock } from './adapters/clock/system.clock';
 import { createApp } from './adapters/http';
+import { openApiRouter } from './adapters/http/openapi';
 import { version } from './version';
 
 export type Log = (level: string, msg: string, extra?: object) => void;
@@ -54,6 +55,7 @@ export function assemble(opts: AssembleOptions): Assembled {
   const definitions = allDefinitions.filter((d) => !d.featureGate || gates.enabled(d.featureGate));
   const registry = new Registry(definitions, { storage, clock: systemClock, crypto: new WebCryptoAdapter(), gates });
   const compactor = startCompactor(storage, (opts.compactionIntervalSeconds ?? 0) * 1000, (msg, extra) => log('info', msg, extra));
+  const patchContentTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'];
   let shuttingDown = false;
   const storageCheck = { name: 'etcd', check: () => storage.ping() };
   let server: Server | undefined;
@@ -65,7 +67,8 @@ export function assemble(opts: AssembleOptions): Assembled {
       readyz: [{ name: 'ping', check: () => true }, storageCheck, { name: 'shutdown', check: () => !shuttingDown }],
     },
     version,
-    patchContentTypes: ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'],
+    patchContentTypes,
+    extraRouters: [openApiRouter(definitions, patchContentTypes)],
     address: () => {
       const a = server?.address() as AddressInfo | null | undefined;
       return a ? `${a.address}:${a.port}` : '127.0.0.1:8080';

@@ -21,7 +21,7 @@ export function checkTypeMeta(def: ResourceDefinition, obj: KObject): void {
   }
   // Upstream serializes kind and apiVersion first; keep that order for humans and diffs.
   const rest = Object.entries(obj).filter(([k]) => k !== 'kind' && k !== 'apiVersion');
-  for (const [k] of rest) delete obj[k];
+  for (const k of Object.keys(obj)) delete obj[k];
   Object.assign(obj, { kind: def.kind, apiVersion: expected }, Object.fromEntries(rest));
 }
 

@@ -125,7 +125,8 @@ export function decodeYaml(body: Buffer): DecodedRequestBody {
   return { object, duplicateFields: duplicates };
 }
 
+/** YAML keys are sorted, as upstream's JSON-to-YAML conversion does. */
 export function encodeBody(format: ResponseFormat, value: unknown, pretty: boolean): { contentType: string; body: string } {
-  if (format === 'yaml') return { contentType: YAML_TYPE, body: yaml.dump(value, { noRefs: true, lineWidth: -1 }) };
+  if (format === 'yaml') return { contentType: YAML_TYPE, body: yaml.dump(value, { noRefs: true, lineWidth: -1, sortKeys: true }) };
   return { contentType: JSON_TYPE, body: pretty ? `${JSON.stringify(value, null, 2)}\n` : JSON.stringify(value) };
 }

@@ -21,12 +21,14 @@ import {
   toKeyValue,
   toStorageEvent,
   type LogRecord,
+  type LogValues,
   type StateRecord,
 } from './lmdb-records';
 
 export interface LmdbTables {
   state: Database<StateRecord, string>;
   log: Database<LogRecord, number>;
+  logValues: Database<LogValues, number>;
   meta: Database<number, string>;
 }
 
@@ -85,9 +87,14 @@ function collectUndo(
   transaction: Transaction,
 ): Map<string, StateRecord | null> {
   const undo = new Map<string, StateRecord | null>();
-  for (const { value: entry } of tables.log.getRange({ start: revision + 1, transaction })) {
+  for (const { key: rev, value: entry } of tables.log.getRange({ start: revision + 1, transaction })) {
     if (!inRange(entry.k, start, end) || undo.has(entry.k)) continue;
-    undo.set(entry.k, entry.pm !== undefined ? { v: entry.pv!, c: entry.c, m: entry.pm } : null);
+    if (entry.pm === undefined) {
+      undo.set(entry.k, null);
+    } else {
+      const values = tables.logValues.get(rev, { transaction });
+      undo.set(entry.k, { v: values?.pv ?? Buffer.alloc(0), c: entry.c, m: entry.pm });
+    }
   }
   return undo;
 }
@@ -111,7 +118,7 @@ export function readLog(
   const events: StorageEvent[] = [];
   const last = Math.min(upTo, after + maxScan);
   for (const { key: rev, value: entry } of tables.log.getRange({ start: after + 1, end: last, inclusiveEnd: true, transaction })) {
-    if (inRange(entry.k, start, end)) events.push(toStorageEvent(rev, entry));
+    if (inRange(entry.k, start, end)) events.push(toStorageEvent(rev, entry, tables.logValues.get(rev, { transaction })));
   }
   return { events, scannedTo: last };
 }

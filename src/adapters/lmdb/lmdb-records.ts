@@ -1,10 +1,13 @@
 /**
  * On-disk record shapes of the lmdb store and small helpers around them.
  *
- * Three named databases live in one lmdb environment:
- *   state: key -> StateRecord (the latest value of every live key)
- *   log:   revision -> LogRecord (one entry per write, kept until compacted)
- *   meta:  'rev' | 'compacted' -> number
+ * Four named databases live in one lmdb environment:
+ *   state:     key -> StateRecord (the latest value of every live key)
+ *   log:       revision -> LogRecord (one small entry per write, until compacted)
+ *   logValues: revision -> LogValues (that write's new and previous value)
+ *   meta:      'rev' | 'compacted' -> number
+ * Values sit apart from the log so that scans by key (reads at old
+ * revisions, watch replay) decode only small records.
  * Field names are one letter because msgpack stores them with every record.
  */
 import type { KeyValue, StorageEvent } from '../../ports/storage.port';
@@ -23,14 +26,17 @@ export interface LogRecord {
   k: string;
   /** 1 when this entry is a deletion */
   d?: 1;
-  /** new value (puts only) */
-  v?: Buffer;
   /** createRevision of the key's current incarnation */
   c: number;
-  /** previous value, when the key existed before this write */
-  pv?: Buffer;
   /** previous modRevision, when the key existed before this write */
   pm?: number;
+}
+
+export interface LogValues {
+  /** new value (puts only) */
+  v?: Buffer;
+  /** previous value, when the key existed before this write */
+  pv?: Buffer;
 }
 
 export const META_REVISION = 'rev';
@@ -45,17 +51,17 @@ export function toKeyValue(key: string, record: StateRecord): KeyValue {
   return { key, value: asBuffer(record.v), createRevision: record.c, modRevision: record.m };
 }
 
-export function toStorageEvent(revision: number, record: LogRecord): StorageEvent {
+export function toStorageEvent(revision: number, record: LogRecord, values: LogValues | undefined): StorageEvent {
   const event: StorageEvent = {
     type: record.d ? 'delete' : 'put',
     key: record.k,
     modRevision: revision,
     createRevision: record.c,
   };
-  if (record.v !== undefined) event.value = asBuffer(record.v);
+  if (values?.v !== undefined) event.value = asBuffer(values.v);
   if (record.pm !== undefined) {
     event.prevModRevision = record.pm;
-    if (record.pv !== undefined) event.prevValue = asBuffer(record.pv);
+    if (values?.pv !== undefined) event.prevValue = asBuffer(values.pv);
   }
   return event;
 }

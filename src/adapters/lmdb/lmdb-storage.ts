@@ -22,7 +22,7 @@ import {
   type WatchCallbacks,
   type WatchHandle,
 } from '../../ports/storage.port';
-import { META_COMPACTED, META_REVISION, toKeyValue, type LogRecord, type StateRecord } from './lmdb-records';
+import { META_COMPACTED, META_REVISION, toKeyValue, type LogRecord, type LogValues, type StateRecord } from './lmdb-records';
 import { readLog, readRange, readRevisions, type LmdbTables } from './lmdb-range';
 import { WatchHub } from './lmdb-watch';
 
@@ -56,10 +56,11 @@ export class LmdbStorage implements StoragePort {
   private closed = false;
 
   constructor(private readonly options: LmdbStorageOptions) {
-    this.env = open({ path: options.path, maxDbs: 4 });
+    this.env = open({ path: options.path, maxDbs: 8 });
     this.tables = {
       state: this.env.openDB<StateRecord, string>({ name: 'state' }),
       log: this.env.openDB<LogRecord, number>({ name: 'log' }),
+      logValues: this.env.openDB<LogValues, number>({ name: 'logValues' }),
       meta: this.env.openDB<number, string>({ name: 'meta' }),
     };
     const tables = this.tables;
@@ -97,7 +98,8 @@ export class LmdbStorage implements StoragePort {
       if (this.tables.state.get(key)) return { ok: false, error: new KeyExistsError(key) };
       const rev = this.nextRevision();
       this.tables.state.put(key, { v: value, c: rev, m: rev });
-      this.tables.log.put(rev, { k: key, v: value, c: rev });
+      this.tables.log.put(rev, { k: key, c: rev });
+      this.tables.logValues.put(rev, { v: value });
       return { ok: true, event: { type: 'put', key, value, modRevision: rev, createRevision: rev } };
     });
   }
@@ -108,7 +110,8 @@ export class LmdbStorage implements StoragePort {
       if (!('m' in cur)) return cur;
       const rev = this.nextRevision();
       this.tables.state.put(key, { v: value, c: cur.c, m: rev });
-      this.tables.log.put(rev, { k: key, v: value, c: cur.c, pv: cur.v, pm: cur.m });
+      this.tables.log.put(rev, { k: key, c: cur.c, pm: cur.m });
+      this.tables.logValues.put(rev, { v: value, pv: cur.v });
       const event: StorageEvent = { type: 'put', key, value, modRevision: rev, createRevision: cur.c, prevValue: cur.v, prevModRevision: cur.m };
       return { ok: true, event };
     });
@@ -120,7 +123,8 @@ export class LmdbStorage implements StoragePort {
       if (!('m' in cur)) return cur;
       const rev = this.nextRevision();
       this.tables.state.remove(key);
-      this.tables.log.put(rev, { k: key, d: 1, c: cur.c, pv: cur.v, pm: cur.m });
+      this.tables.log.put(rev, { k: key, d: 1, c: cur.c, pm: cur.m });
+      this.tables.logValues.put(rev, { pv: cur.v });
       const event: StorageEvent = { type: 'delete', key, modRevision: rev, createRevision: cur.c, prevValue: cur.v, prevModRevision: cur.m };
       return { ok: true, event };
     });
@@ -161,7 +165,10 @@ export class LmdbStorage implements StoragePort {
     for (;;) {
       const removed = await this.env.transaction(() => {
         const old = [...this.tables.log.getKeys({ end: revision, limit: COMPACT_CHUNK })];
-        for (const rev of old) this.tables.log.remove(rev);
+        for (const rev of old) {
+          this.tables.log.remove(rev);
+          this.tables.logValues.remove(rev);
+        }
         return old.length;
       });
       if (removed < COMPACT_CHUNK || this.closed) break;

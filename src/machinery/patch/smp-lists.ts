@@ -20,22 +20,63 @@ export interface ListField {
 
 /** A list field present in both: merged when the strategy says so (or for a delete list), else replaced. */
 export function mergeListField(original: unknown[], patch: unknown[], field: ListField, isDeleteList: boolean, mergeMap: MergeMapFn): unknown[] {
-  if (field.strategy !== 'merge' && !isDeleteList) return stripRaw(patch);
-  if (original.length === 0 && patch.length === 0) return original;
+  return mergeList(original, patch, field, isDeleteList, mergeMap).merged;
+}
+
+/**
+ * Upstream deletes from and appends to the live list in place, sharing its
+ * backing array; `$setElementOrder` then orders by what that array reads.
+ * This mimics the visible part: deletions shift left, appends fill the
+ * freed tail (what lies beyond the live length never shows).
+ */
+class LiveBacking {
+  readonly view: unknown[];
+  private len: number;
+  constructor(live: unknown[]) {
+    this.view = [...live];
+    this.len = live.length;
+  }
+  removeAt(i: number): void {
+    this.view.copyWithin(i, i + 1, this.len);
+    this.len--;
+  }
+  append(v: unknown): void {
+    if (this.len < this.view.length) this.view[this.len++] = v;
+  }
+  get current(): unknown[] {
+    return this.view.slice(0, this.len);
+  }
+}
+
+export interface ListMerge {
+  merged: unknown[];
+  /** The live list as upstream's aliased slice reads it afterwards (for ordering only). */
+  live: unknown[];
+}
+
+export function mergeList(original: unknown[], patch: unknown[], field: ListField, isDeleteList: boolean, mergeMap: MergeMapFn): ListMerge {
+  if (field.strategy !== 'merge' && !isDeleteList) return { merged: stripRaw(patch), live: original };
+  if (original.length === 0 && patch.length === 0) return { merged: original, live: original };
   const kind = elementKind(original, patch);
   const { mergeKey } = field;
   let merged: unknown[];
+  let backing: LiveBacking | undefined;
   if (kind !== 'map') {
-    if (isDeleteList) return original.filter((v) => !patch.some((d) => same(d, v)));
+    if (isDeleteList) return { merged: original.filter((v) => !patch.some((d) => same(d, v))), live: original };
     merged = [...original];
     for (const v of patch) if (!merged.some((m) => same(m, v))) merged.push(v);
   } else {
     if (!mergeKey) throw smpErrors.other('cannot merge lists without merge key for struct');
-    ({ original, patch } = applyElementDirectives(original, patch, mergeKey));
-    merged = mergeByKey(original, patch, mergeKey, field.items, mergeMap);
+    backing = new LiveBacking(original);
+    const directed = applyElementDirectives(backing, patch, mergeKey);
+    ({ original, patch } = directed);
+    merged = mergeByKey(original, patch, mergeKey, field.items, mergeMap, directed.replaced ? undefined : backing);
   }
   const [inPatch, serverOnly] = partition(merged, patch, mergeKey);
-  return normalizeElementOrder(inPatch, serverOnly, patch, original, mergeKey, kind);
+  return {
+    merged: normalizeElementOrder(inPatch, serverOnly, patch, original, mergeKey, kind),
+    live: backing ? backing.view : original,
+  };
 }
 
 /** Go's sliceElementType: one element type across the lists, and never a list. */
@@ -55,9 +96,9 @@ export function elementKind(...lists: unknown[][]): ValueKind {
 }
 
 /** `{"$patch":"delete", key: v}` removes elements; `{"$patch":"replace"}` makes the rest of the patch the list. */
-function applyElementDirectives(original: unknown[], patch: unknown[], mergeKey: string): { original: unknown[]; patch: unknown[] } {
+function applyElementDirectives(backing: LiveBacking, patch: unknown[], mergeKey: string): { original: unknown[]; patch: unknown[]; replaced: boolean } {
   const plain: unknown[] = [];
-  let replace = false;
+  let replaced = false;
   for (const v of patch as JsonMap[]) {
     if (!has(v, DIRECTIVE)) {
       plain.push(v);
@@ -66,26 +107,38 @@ function applyElementDirectives(original: unknown[], patch: unknown[], mergeKey:
     const directive = v[DIRECTIVE];
     if (directive === 'delete') {
       if (!has(v, mergeKey)) throw smpErrors.noMergeKey(v, mergeKey);
-      original = original.filter((o) => !(has(o as JsonMap, mergeKey) && same((o as JsonMap)[mergeKey], v[mergeKey])));
+      for (let at = indexByKey(backing.current, mergeKey, v[mergeKey]); at >= 0; at = indexByKey(backing.current, mergeKey, v[mergeKey])) {
+        backing.removeAt(at);
+      }
     } else if (directive === 'replace') {
-      replace = true; // keep scanning: later delete elements still apply and are pruned
+      replaced = true; // keep scanning: later delete elements still apply and are pruned
     } else if (directive === 'merge') {
       throw smpErrors.other('merging lists cannot yet be specified in the patch');
     } else {
       throw smpErrors.badPatchType(directive, v);
     }
   }
-  return replace ? { original: stripRaw(plain), patch: [] } : { original, patch: plain };
+  return replaced ? { original: stripRaw(plain), patch: [], replaced } : { original: backing.current, patch: plain, replaced };
 }
 
 /** Patch elements merge into the element with the same key (searching what was appended too), else append. */
-function mergeByKey(original: unknown[], patch: unknown[], mergeKey: string, items: Schema | undefined, mergeMap: MergeMapFn): unknown[] {
+function mergeByKey(
+  original: unknown[],
+  patch: unknown[],
+  mergeKey: string,
+  items: Schema | undefined,
+  mergeMap: MergeMapFn,
+  backing: LiveBacking | undefined,
+): unknown[] {
   const out = [...original];
   for (const v of patch as JsonMap[]) {
     if (!has(v, mergeKey)) throw smpErrors.noMergeKey(v, mergeKey);
     const at = indexByKey(out, mergeKey, v[mergeKey]);
     if (at >= 0) out[at] = mergeMap(out[at] as JsonMap, v, items);
-    else out.push(stripRaw(v));
+    else {
+      out.push(stripRaw(v));
+      backing?.append(v);
+    }
   }
   return out;
 }

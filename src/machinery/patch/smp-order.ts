@@ -7,7 +7,7 @@ import { Schema } from '../schema/schema';
 import { JsonMap, has, isPlainObject, same } from './json-values';
 import { LIST_TYPE, MAP_TYPE, goFormat, smpErrors } from './patch-errors';
 import { DIRECTIVE, SET_ELEMENT_ORDER, cleanNew, fieldMeta, fieldOfParallelKey } from './smp-shared';
-import { MergeMapFn, asList, elementKind, mergeListField, normalizeElementOrder, partition } from './smp-lists';
+import { MergeMapFn, asList, elementKind, mergeList, normalizeElementOrder, partition } from './smp-lists';
 
 export function applySetElementOrder(original: JsonMap, patch: JsonMap, schema: Schema | undefined, mergeMap: MergeMapFn): void {
   for (const key of Object.keys(patch)) {
@@ -25,14 +25,15 @@ export function applySetElementOrder(original: JsonMap, patch: JsonMap, schema: 
     checkPatchFollowsOrder(patched, order, meta.mergeKey);
 
     let merged: unknown[];
+    let liveAfter = live;
     if (inOriginal && !inPatch) merged = live;
     else if (!inOriginal && inPatch) merged = cleanNew(patched) as unknown[];
-    else if (inOriginal && inPatch) merged = mergeListField(live, patched, meta, false, mergeMap);
+    else if (inOriginal && inPatch) ({ merged, live: liveAfter } = mergeList(live, patched, meta, false, mergeMap));
     else continue;
 
     const [listed, serverOnly] = partition(merged, order, meta.mergeKey);
-    const kind = elementKind(live, patched);
-    original[field] = normalizeElementOrder(listed, serverOnly, order, live, meta.mergeKey, kind);
+    const kind = elementKind(liveAfter, patched);
+    original[field] = normalizeElementOrder(listed, serverOnly, order, liveAfter, meta.mergeKey, kind);
     delete patch[field];
   }
 }

@@ -12,7 +12,7 @@ Object.assign(props, {
   nonMergingList: { type: 'array', items: mergeItem },
   mergingIntList: { type: 'array', items: { type: 'integer' }, 'x-kubernetes-patch-strategy': 'merge' },
   nonMergingIntList: { type: 'array', items: { type: 'integer' } },
-  mergeItemPtr: { type: 'object', properties: props, 'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-patch-merge-key': 'name' },
+  mergeItemPtr: { type: 'object', properties: props, items: mergeItem, 'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-patch-merge-key': 'name' },
   simpleMap: { type: 'object', additionalProperties: { type: 'string' } },
   replacingItem: { 'x-kubernetes-patch-strategy': 'replace' },
   retainKeysMap: { type: 'object', 'x-kubernetes-patch-strategy': 'retainKeys', properties: {
