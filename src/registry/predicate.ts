@@ -1,16 +1,24 @@
 /**
- * Label and field selectors of a list or watch, compiled once into a match
- * function over objects. Field selectors know metadata.name and
- * metadata.namespace plus the kind's own declared fields.
+ * Label, field and shard selectors of a list or watch, compiled once into a
+ * match function. Field selectors know metadata.name and metadata.namespace
+ * plus the kind's own declared fields; the shard selector (behind the
+ * ShardedListAndWatch gate) hashes metadata.uid or metadata.namespace.
  */
 import { errors } from '../machinery/status';
 import { KObject } from '../machinery/object';
 import { ResourceDefinition } from '../machinery/resource-definition';
+import type { FeatureGates } from '../machinery/feature-gates';
 import { parseLabelSelector, LabelSelectorError } from '../machinery/labels';
 import { parseFieldSelector, FieldSelectorError } from '../machinery/fields';
+import { parseShardSelector, ShardSelectorError } from '../machinery/shard-selector';
+
+/** Reads a selectable field (fieldSelector syntax, plus metadata.uid for shards). */
+export type FieldReader = (field: string) => string | undefined;
 
 export interface Predicate {
   matches(obj: KObject): boolean;
+  /** The same test on pre-extracted attributes (the watch cache keeps these instead of objects). */
+  matchesAttributes(labels: Readonly<Record<string, string>> | undefined, field: FieldReader): boolean;
   /** True when no selector narrows the list (remainingItemCount is only given then). */
   empty: boolean;
   /** metadata.name=x narrows a list to one key. */
@@ -25,21 +33,24 @@ export function fieldGetters(def: ResourceDefinition): Record<string, (obj: KObj
   return { ...base, ...def.fieldSelectors };
 }
 
-export function compilePredicate(def: ResourceDefinition, labelSelector?: string, fieldSelector?: string): Predicate {
-  let labels: ReturnType<typeof parseLabelSelector> | undefined;
-  let fields: ReturnType<typeof parseFieldSelector> | undefined;
+/** The shard selector of a request, or undefined while the gate is off (the parameter is then ignored). */
+export function shardSelectorOf(opts: { shardSelector?: string }, gates: FeatureGates | undefined): string | undefined {
+  return gates?.enabled('ShardedListAndWatch') && opts.shardSelector ? opts.shardSelector : undefined;
+}
+
+function parse<T>(fn: () => T, errorType: new (...args: never[]) => Error, prefix = ''): T {
   try {
-    if (labelSelector && labelSelector.trim() !== '') labels = parseLabelSelector(labelSelector);
+    return fn();
   } catch (e) {
-    if (e instanceof LabelSelectorError) throw errors.badRequest((e as Error).message);
+    if (e instanceof errorType) throw errors.badRequest(`${prefix}${e.message}`);
     throw e;
   }
-  try {
-    if (fieldSelector && fieldSelector.trim() !== '') fields = parseFieldSelector(fieldSelector);
-  } catch (e) {
-    if (e instanceof FieldSelectorError) throw errors.badRequest((e as Error).message);
-    throw e;
-  }
+}
+
+export function compilePredicate(def: ResourceDefinition, labelSelector?: string, fieldSelector?: string, shardSelector?: string): Predicate {
+  const labels = labelSelector && labelSelector.trim() !== '' ? parse(() => parseLabelSelector(labelSelector), LabelSelectorError) : undefined;
+  const fields = fieldSelector && fieldSelector.trim() !== '' ? parse(() => parseFieldSelector(fieldSelector), FieldSelectorError) : undefined;
+  const shard = shardSelector !== undefined ? parse(() => parseShardSelector(shardSelector), ShardSelectorError, 'invalid shardSelector: ') : undefined;
   const getters = fieldGetters(def);
   let name: string | undefined;
   let namespace: string | undefined;
@@ -51,15 +62,19 @@ export function compilePredicate(def: ResourceDefinition, labelSelector?: string
     if (r.operator !== '!=' && r.field === 'metadata.name') name = r.value;
     if (r.operator !== '!=' && r.field === 'metadata.namespace') namespace = r.value;
   }
-  const empty = !labels && !fields;
+  const matchesAttributes = (objLabels: Readonly<Record<string, string>> | undefined, field: FieldReader): boolean => {
+    if (labels && !labels.matches(objLabels ?? {})) return false;
+    if (fields && !fields.matches(field)) return false;
+    if (shard && !shard.matches(field(shard.field))) return false;
+    return true;
+  };
   return {
-    empty,
+    empty: !labels && !fields && !shard,
     name,
     namespace,
+    matchesAttributes,
     matches(obj: KObject): boolean {
-      if (labels && !labels.matches(obj.metadata.labels ?? {})) return false;
-      if (fields && !fields.matches((f: string) => getters[f]?.(obj))) return false;
-      return true;
+      return matchesAttributes(obj.metadata.labels, (f) => (f === 'metadata.uid' ? obj.metadata.uid : getters[f]?.(obj)));
     },
   };
 }

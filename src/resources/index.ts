@@ -1,5 +1,17 @@
 /** The served kinds. Routes, discovery and OpenAPI are generated from this list. */
 import type { ResourceDefinition } from '../machinery/resource-definition';
 import { configMapDefinition } from './config-map';
+import { csiDriverDefinition } from './csi-driver';
+import { csiStorageCapacityDefinition } from './csi-storage-capacity';
+import { roleDefinition } from './role';
+import { leaseDefinition } from './lease';
+import { serviceAccountDefinition } from './service-account';
 
-export const allDefinitions: ResourceDefinition[] = [configMapDefinition];
+export const allDefinitions: ResourceDefinition[] = [
+  configMapDefinition,
+  csiDriverDefinition,
+  csiStorageCapacityDefinition,
+  roleDefinition,
+  leaseDefinition,
+  serviceAccountDefinition,
+];

@@ -54,49 +54,75 @@ export function readRange(
   const end = prefixEnd(prefix);
   const limit = options.limit && options.limit > 0 ? options.limit : Infinity;
   const undo = collectUndo(tables, start, end, revision, transaction);
+  let count = tables.state.getKeysCount({ start, end, transaction });
+  if (undo.size === 0) {
+    const items = [...tables.state.getRange({ start, end, limit, transaction })].map((e) => toKeyValue(e.key, e.value));
+    return { items, more: count > items.length, count, revision };
+  }
 
+  // Merge the current keys with the touched keys' old versions, in key order.
   const items: KeyValue[] = [];
   const undoKeys = [...undo.keys()].sort();
   let u = 0;
-  const emit = (key: string, record: StateRecord | null): void => {
-    if (record && items.length < limit) items.push(toKeyValue(key, record));
+  const emitOld = (key: string): void => {
+    const old = undo.get(key)!;
+    if (old.existed) items.push(oldKeyValue(tables, key, old, transaction));
   };
-  for (const { key, value } of tables.state.getRange({ start, end, transaction })) {
+  for (const key of tables.state.getKeys({ start, end, transaction })) {
+    while (u < undoKeys.length && undoKeys[u] < key && items.length < limit) emitOld(undoKeys[u++]);
     if (items.length >= limit) break;
-    while (u < undoKeys.length && undoKeys[u] < key) emit(undoKeys[u], undo.get(undoKeys[u++])!);
-    if (undoKeys[u] === key) emit(key, undo.get(undoKeys[u++])!);
-    else emit(key, value);
+    if (undoKeys[u] === key) emitOld(undoKeys[u++]);
+    else items.push(toKeyValue(key, tables.state.get(key, { transaction })!));
   }
-  while (u < undoKeys.length && items.length < limit) emit(undoKeys[u], undo.get(undoKeys[u++])!);
+  while (u < undoKeys.length && items.length < limit) emitOld(undoKeys[u++]);
 
-  // count = keys now, adjusted by the keys whose existence differs at the read revision.
-  let count = tables.state.getKeysCount({ start, end, transaction });
-  for (const [key, old] of undo) {
-    const existsNow = tables.state.get(key, { transaction }) !== undefined;
-    count += (old ? 1 : 0) - (existsNow ? 1 : 0);
-  }
+  // count = keys now, adjusted by the touched keys whose existence differs at the read revision.
+  for (const old of undo.values()) count += (old.existed ? 1 : 0) - (old.existsNow ? 1 : 0);
   return { items, more: count > items.length, count, revision };
 }
 
-/** Value of each key touched after revision, as it was at revision (null = absent). */
+interface OldVersion {
+  /** Whether the key existed at the read revision... */
+  existed: boolean;
+  /** ...and whether it exists now (its last log entry is not a delete). */
+  existsNow: boolean;
+  /** First log entry after the read revision: its "previous" fields are the old version. */
+  firstRevision: number;
+  createRevision: number;
+  modRevision: number;
+}
+
+/** For each key under [start, end) written after revision: how it was then, and whether it exists now. */
 function collectUndo(
   tables: LmdbTables,
   start: string,
   end: string | undefined,
   revision: number,
   transaction: Transaction,
-): Map<string, StateRecord | null> {
-  const undo = new Map<string, StateRecord | null>();
+): Map<string, OldVersion> {
+  const undo = new Map<string, OldVersion>();
   for (const { key: rev, value: entry } of tables.log.getRange({ start: revision + 1, transaction })) {
-    if (!inRange(entry.k, start, end) || undo.has(entry.k)) continue;
-    if (entry.pm === undefined) {
-      undo.set(entry.k, null);
-    } else {
-      const values = tables.logValues.get(rev, { transaction });
-      undo.set(entry.k, { v: values?.pv ?? Buffer.alloc(0), c: entry.c, m: entry.pm });
+    if (!inRange(entry.k, start, end)) continue;
+    const seen = undo.get(entry.k);
+    if (seen) {
+      seen.existsNow = !entry.d;
+      continue;
     }
+    undo.set(entry.k, {
+      existed: entry.pm !== undefined,
+      existsNow: !entry.d,
+      firstRevision: rev,
+      createRevision: entry.c,
+      modRevision: entry.pm ?? 0,
+    });
   }
   return undo;
+}
+
+/** The old version's value is the "previous value" stored with the first later write. */
+function oldKeyValue(tables: LmdbTables, key: string, old: OldVersion, transaction: Transaction): KeyValue {
+  const values = tables.logValues.get(old.firstRevision, { transaction });
+  return toKeyValue(key, { v: values?.pv ?? Buffer.alloc(0), c: old.createRevision, m: old.modRevision });
 }
 
 /**

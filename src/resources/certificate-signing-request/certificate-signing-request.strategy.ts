@@ -58,12 +58,18 @@ function populateTimestamps(conditions: CsrCondition[], old: CsrCondition[], ctx
 }
 
 /**
- * Conditions that `owned` types take from `next`, all others from `prev`.
+ * Conditions that `owns` types take from `next`, all others from `prev`.
  * Foreign instances keep their positions when their count is unchanged
- * (upstream's preserveConditionInstances); otherwise the stored ones are kept
- * as they were, so validation sees no add or removal through the wrong path.
+ * (upstream's preserveConditionInstances). When the count changed,
+ * `onCountChange` decides: 'reject' leaves the client's list so validation
+ * reports the add or removal; 'restore' puts the stored instances back.
  */
-function mergeConditions(next: CsrCondition[], prev: CsrCondition[], owns: (type: string) => boolean): CsrCondition[] {
+function mergeConditions(
+  next: CsrCondition[],
+  prev: CsrCondition[],
+  owns: (type: string) => boolean,
+  onCountChange: 'reject' | 'restore',
+): CsrCondition[] {
   const foreignTypes = new Set([...next, ...prev].map((c) => c.type ?? '').filter((t) => !owns(t)));
   let result = next.map((c) => structuredClone(c));
   for (const t of foreignTypes) {
@@ -71,7 +77,7 @@ function mergeConditions(next: CsrCondition[], prev: CsrCondition[], owns: (type
     const newIdx = result.flatMap((c, i) => (c.type === t ? [i] : []));
     if (oldOnes.length === newIdx.length) {
       newIdx.forEach((idx, k) => (result[idx] = structuredClone(oldOnes[k])));
-    } else {
+    } else if (onCountChange === 'restore') {
       result = [...result.filter((c) => c.type !== t), ...oldOnes.map((c) => structuredClone(c))];
     }
   }
@@ -94,7 +100,7 @@ export function prepareCsrStatusUpdate(obj: KObject, old: KObject, ctx: Strategy
   obj.spec = structuredClone(old.spec);
   resetMetadataForStatus(obj, old);
   const oldConditions = prev.status?.conditions ?? [];
-  const conditions = mergeConditions(csr.status?.conditions ?? [], oldConditions, (t) => !APPROVAL_TYPES.has(t));
+  const conditions = mergeConditions(csr.status?.conditions ?? [], oldConditions, (t) => !APPROVAL_TYPES.has(t), 'reject');
   populateTimestamps(conditions, oldConditions, ctx);
   setStatus(obj, { conditions, certificate: csr.status?.certificate });
 }
@@ -106,7 +112,7 @@ export function prepareCsrApprovalUpdate(obj: KObject, old: KObject, ctx: Strate
   obj.spec = structuredClone(old.spec);
   resetMetadataForStatus(obj, old);
   const oldConditions = prev.status?.conditions ?? [];
-  const conditions = mergeConditions(csr.status?.conditions ?? [], oldConditions, (t) => APPROVAL_TYPES.has(t));
+  const conditions = mergeConditions(csr.status?.conditions ?? [], oldConditions, (t) => APPROVAL_TYPES.has(t), 'restore');
   populateTimestamps(conditions, oldConditions, ctx);
   setStatus(obj, { conditions, certificate: prev.status?.certificate });
 }

@@ -4,6 +4,7 @@ import { IsBoolean, IsOptional, IsString, ValidateNested } from 'class-validator
 import { ObjectMetaSchema } from '../../machinery/meta.types';
 import { Describe, StringMap } from '../../machinery/schema/declare';
 
+@Describe('Holds configuration data for pods to consume.')
 export class ConfigMap {
   @IsOptional() @IsString() @Describe('Versioned schema of this representation.') apiVersion?: string;
   @IsOptional() @IsString() @Describe('REST resource this object represents.') kind?: string;

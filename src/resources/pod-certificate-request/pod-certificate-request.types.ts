@@ -1,0 +1,52 @@
+/** PodCertificateRequest (certificates.svc.io/v1), declared for schema checks, apply and OpenAPI. */
+import { Type } from 'class-transformer';
+import { IsArray, IsInt, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { ConditionSchema, ObjectMetaSchema } from '../../machinery/meta.types';
+import { Describe, Format, MergeByKey, StringMap } from '../../machinery/schema/declare';
+
+export class PcrSpec {
+  @IsString() @Describe('Requested signer; names under svc.io are reserved.') signerName!: string;
+  @IsString() @Describe('Pod the certificate is mounted into.') podName!: string;
+  @IsString() @Describe('UID of that pod.') podUID!: string;
+  @IsString() @Describe('Service account the pod runs as.') serviceAccountName!: string;
+  @IsString() @Describe('UID of that service account.') serviceAccountUID!: string;
+  @IsString() @Describe('Node the pod is assigned to.') nodeName!: string;
+  @IsString() @Describe('UID of that node.') nodeUID!: string;
+
+  @IsOptional()
+  @IsInt()
+  @Describe('Longest certificate lifetime the signer may issue, 3600 to 7862400 seconds (86400 for svc.io signers); defaults to 86400.')
+  maxExpirationSeconds?: number;
+
+  @IsString()
+  @Format('byte')
+  @Describe('DER PKCS#10 request made by the node agent with the subject key; carries the public key and proves possession.')
+  stubPKCS10Request!: string;
+
+  @IsOptional()
+  @StringMap('Extra information for the signer from the pod author; keys must be domain-prefixed.')
+  unverifiedUserAnnotations?: Record<string, string>;
+}
+
+export class PcrStatus {
+  @IsOptional()
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => ConditionSchema)
+  @MergeByKey('type')
+  @Describe('At most one of Issued, Denied or Failed, with status True.')
+  conditions?: ConditionSchema[];
+
+  @IsOptional() @IsString() @Describe('Issued PEM certificate chain, leaf first; immutable once set.') certificateChain?: string;
+  @IsOptional() @Format('date-time') @Describe('NotBefore of the leaf certificate.') notBefore?: string;
+  @IsOptional() @Format('date-time') @Describe('NotAfter of the leaf certificate.') notAfter?: string;
+  @IsOptional() @Format('date-time') @Describe('When the node agent should start refreshing the certificate.') beginRefreshAt?: string;
+}
+
+export class PodCertificateRequest {
+  @IsOptional() @IsString() @Describe('Versioned schema of this representation.') apiVersion?: string;
+  @IsOptional() @IsString() @Describe('REST resource this object represents.') kind?: string;
+  @IsOptional() @ValidateNested() @Type(() => ObjectMetaSchema) @Describe('Standard object metadata.') metadata?: ObjectMetaSchema;
+  @ValidateNested() @Type(() => PcrSpec) @Describe('The request; immutable after creation.') spec!: PcrSpec;
+  @IsOptional() @ValidateNested() @Type(() => PcrStatus) @Describe('Set by the signer through /status.') status?: PcrStatus;
+}
