@@ -2,7 +2,7 @@
 import { errors } from '../machinery/status';
 import type { KObject } from '../machinery/object';
 import type { ResourceDefinition } from '../machinery/resource-definition';
-import type { PatchRequest } from './patch';
+import type { PatchRequest } from './request';
 import type { WriteOptions } from './request';
 
 export async function applyServerSide(

@@ -3,29 +3,23 @@
  * so a race re-applies it to the fresh object instead of failing.
  */
 import { errors } from '../machinery/status';
-import { KObject, isPlainObject } from '../machinery/object';
+import { KObject } from '../machinery/object';
 import { schemaOf } from '../machinery/schema/schema';
 import { ResourceDefinition } from '../machinery/resource-definition';
 import { applyJsonPatch } from '../machinery/patch/json-patch';
 import { applyMergePatch } from '../machinery/patch/merge-patch';
 import { applyStrategicMergePatch } from '../machinery/patch/strategic-merge';
-import type { Registry } from './registry';
 import type { ResourceStore, UpdateResult } from './store';
-import type { WriteOptions } from './request';
+import type { PatchRequest, WriteOptions } from './request';
 import { applyServerSide } from './apply';
 
-export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
+export type { PatchRequest, PatchType } from './request';
 
-export interface PatchRequest {
-  type: PatchType;
-  /** The parsed patch document (JSON array for json, object otherwise). */
-  body: unknown;
-  duplicateFields: string[];
-  force?: boolean;
-}
+/** Checks a patched object against the kind's schema (the registry's admitBody). */
+export type AdmitBody = (def: ResourceDefinition, body: { object: unknown; duplicateFields: string[] }, validation: WriteOptions['fieldValidation'], warnings: string[]) => KObject;
 
 export async function applyPatch(
-  registry: Registry,
+  admitBody: AdmitBody,
   store: ResourceStore,
   namespace: string | undefined,
   name: string,
@@ -49,12 +43,9 @@ export async function applyPatch(
       let patched: unknown;
       if (req.type === 'json') patched = applyJsonPatch(current, req.body);
       else if (req.type === 'merge') patched = applyMergePatch(current, req.body);
-      else {
-        if (!isPlainObject(req.body)) throw errors.badRequest('invalid patch: a strategic merge patch must be a JSON object');
-        patched = applyStrategicMergePatch(current, req.body, schema);
-      }
+      else patched = applyStrategicMergePatch(current, req.body as object, schema);
       const warnings: string[] = [];
-      const obj = admitPatched(registry, def, patched, req, opts, warnings);
+      const obj = admitPatched(admitBody, def, patched, req, opts, warnings);
       opts.warnings.push(...warnings);
       if (obj.metadata.name !== name) {
         throw errors.badRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${name})`);
@@ -74,9 +65,9 @@ function stripForPatch(old: KObject): KObject {
 }
 
 /** Unknown fields in a patched object: Strict rejects with upstream's patch-flavoured 422. */
-function admitPatched(registry: Registry, def: ResourceDefinition, patched: unknown, req: PatchRequest, opts: WriteOptions, warnings: string[]): KObject {
+function admitPatched(admitBody: AdmitBody, def: ResourceDefinition, patched: unknown, req: PatchRequest, opts: WriteOptions, warnings: string[]): KObject {
   try {
-    return registry.admitBody(def, { object: patched, duplicateFields: req.duplicateFields }, opts.fieldValidation, warnings);
+    return admitBody(def, { object: patched, duplicateFields: req.duplicateFields }, opts.fieldValidation, warnings);
   } catch (e) {
     const msg = (e as Error).message;
     const marker = 'strict decoding error: ';

@@ -9,12 +9,25 @@ import { ResourceDefinition } from '../machinery/resource-definition';
 import { KeyValue, StoragePort } from '../ports/storage.port';
 import { listFromStorage } from './list';
 import { parseResourceVersion, validateListOptions } from './list-options';
-import { compilePredicate } from './predicate';
+import { compilePredicate, shardSelectorOf } from './predicate';
 import { ListOptions } from './request';
+import type { FeatureGates } from '../machinery/feature-gates';
+
+/** A list whose items are already JSON (the watch cache keeps objects encoded), streamed as is. */
+export interface EncodedList {
+  apiVersion: string;
+  kind: string;
+  metadata: KList['metadata'];
+  items: Buffer[];
+}
 
 export interface ReadPath {
   get(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<KObject | undefined>;
   list(def: ResourceDefinition, opts: ListOptions): Promise<KList>;
+  /** The same read with the object as JSON bytes, when the path has them ready. */
+  getEncoded?(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<Buffer | undefined>;
+  /** The same list with items as JSON bytes, when the path has them ready. */
+  listEncoded?(def: ResourceDefinition, opts: ListOptions): Promise<EncodedList>;
 }
 
 export class StorageReadPath implements ReadPath {
@@ -22,6 +35,7 @@ export class StorageReadPath implements ReadPath {
     private readonly storage: StoragePort,
     private readonly key: (def: ResourceDefinition, ns: string | undefined, name: string) => string,
     private readonly decode: (kv: KeyValue) => KObject,
+    private readonly gates?: FeatureGates,
   ) {}
 
   async get(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<KObject | undefined> {
@@ -36,7 +50,7 @@ export class StorageReadPath implements ReadPath {
 
   async list(def: ResourceDefinition, opts: ListOptions): Promise<KList> {
     validateListOptions(opts, false);
-    const predicate = compilePredicate(def, opts.labelSelector, opts.fieldSelector);
+    const predicate = compilePredicate(def, opts.labelSelector, opts.fieldSelector, shardSelectorOf(opts, this.gates));
     const rv = parseResourceVersion(opts.resourceVersion);
     const match = opts.resourceVersionMatch ?? '';
     const exact = rv > 0 && (match === 'Exact' || (match === '' && !!opts.limit && !opts.continue));

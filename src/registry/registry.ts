@@ -12,10 +12,10 @@ import { decodeKeyValue } from './codec';
 import { RegistryDeps } from './context';
 import { deleteObject, DeleteResult } from './delete';
 import { objectKey } from './keys';
-import { ReadPath, StorageReadPath } from './reader';
-import { DeleteOptions, FieldValidation, ListOptions, WriteOptions } from './request';
+import { EncodedList, ReadPath, StorageReadPath } from './reader';
+import { DeleteOptions, FieldValidation, ListOptions, PatchRequest, WriteOptions } from './request';
 import { ResourceStore, UpdateResult } from './store';
-import { applyPatch, PatchRequest } from './patch';
+import { applyPatch } from './patch';
 
 /** A request body as the adapter decoded it, with the duplicate keys it saw. */
 export interface DecodedBody {
@@ -33,7 +33,7 @@ export class Registry {
     reads?: ReadPath,
   ) {
     for (const def of definitions) this.stores.set(def, new ResourceStore(def, deps));
-    this.reads = reads ?? new StorageReadPath(deps.storage, objectKey, decodeKeyValue);
+    this.reads = reads ?? new StorageReadPath(deps.storage, objectKey, decodeKeyValue, deps.gates);
   }
 
   store(def: ResourceDefinition): ResourceStore {
@@ -74,12 +74,28 @@ export class Registry {
     return this.reads.list(def, opts);
   }
 
+  /** GET as JSON bytes: the cached bytes when the read path has them, else encoded here. */
+  async getEncoded(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<Buffer> {
+    const bytes = this.reads.getEncoded
+      ? await this.reads.getEncoded(def, namespace, name, resourceVersion)
+      : await this.reads.get(def, namespace, name, resourceVersion).then((o) => (o ? Buffer.from(JSON.stringify(o)) : undefined));
+    if (!bytes) throw errors.notFound(def, name);
+    return bytes;
+  }
+
+  /** LIST with items as JSON bytes, for streaming responses. */
+  async listEncoded(def: ResourceDefinition, opts: ListOptions): Promise<EncodedList> {
+    if (this.reads.listEncoded) return this.reads.listEncoded(def, opts);
+    const { items, ...rest } = await this.reads.list(def, opts);
+    return { ...rest, items: items.map((o) => Buffer.from(JSON.stringify(o))) };
+  }
+
   update(def: ResourceDefinition, namespace: string | undefined, name: string, obj: KObject, opts: WriteOptions, subresource?: string): Promise<UpdateResult> {
     return this.store(def).update(namespace, name, obj, opts, subresource);
   }
 
   patch(def: ResourceDefinition, namespace: string | undefined, name: string, req: PatchRequest, opts: WriteOptions, subresource?: string): Promise<UpdateResult> {
-    return applyPatch(this, this.store(def), namespace, name, req, opts, subresource);
+    return applyPatch((d, b, v, w) => this.admitBody(d, b, v, w), this.store(def), namespace, name, req, opts, subresource);
   }
 
   delete(def: ResourceDefinition, namespace: string | undefined, name: string, opts: DeleteOptions): Promise<DeleteResult> {

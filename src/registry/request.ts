@@ -36,3 +36,13 @@ export interface ListOptions {
   timeoutSeconds?: number;
   shardSelector?: string;
 }
+
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
+
+export interface PatchRequest {
+  type: PatchType;
+  /** The parsed patch document (JSON array for json, object otherwise). */
+  body: unknown;
+  duplicateFields: string[];
+  force?: boolean;
+}

@@ -6,6 +6,11 @@ import { csiStorageCapacityDefinition } from './csi-storage-capacity';
 import { roleDefinition } from './role';
 import { leaseDefinition } from './lease';
 import { serviceAccountDefinition } from './service-account';
+import { certificateSigningRequestDefinition } from './certificate-signing-request';
+import { podCertificateRequestDefinition } from './pod-certificate-request';
+import { clusterTrustBundleDefinition } from './cluster-trust-bundle';
+import { podDisruptionBudgetDefinition } from './pod-disruption-budget';
+import { workloadDefinition } from './workload';
 
 export const allDefinitions: ResourceDefinition[] = [
   configMapDefinition,
@@ -14,4 +19,9 @@ export const allDefinitions: ResourceDefinition[] = [
   roleDefinition,
   leaseDefinition,
   serviceAccountDefinition,
+  certificateSigningRequestDefinition,
+  podCertificateRequestDefinition,
+  clusterTrustBundleDefinition,
+  podDisruptionBudgetDefinition,
+  workloadDefinition,
 ];

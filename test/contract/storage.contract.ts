@@ -194,6 +194,22 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
       }
     });
 
+    it('replays a long history in order and joins live writes racing with the replay', async () => {
+      const r0 = await s.currentRevision();
+      const early = await Promise.all(Array.from({ length: 1200 }, (_, i) => s.create(`${p}e${i}`, buf('x'))));
+      const w = new WatchRecorder();
+      const handle = s.watch(p, r0, w.callbacks);
+      try {
+        const late = await Promise.all(Array.from({ length: 200 }, (_, i) => s.create(`${p}l${i}`, buf('y'))));
+        const expected = [...early, ...late].sort((a, b) => a - b);
+        await w.waitForEvents(expected.length, 15_000);
+        await new Promise((r) => setTimeout(r, 50));
+        expect(w.events.map((e) => e.modRevision)).toEqual(expected);
+      } finally {
+        handle.cancel();
+      }
+    });
+
     it('fails a watch that starts below the compacted revision', async () => {
       const r1 = await s.create(`${p}a`, buf('v1'));
       const r2 = await s.update(`${p}a`, buf('v2'), r1);

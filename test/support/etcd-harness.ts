@@ -83,30 +83,34 @@ export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdInstan
   const tmpBase = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir();
   const ownsDir = !opts.dataDir;
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(tmpBase, 'etcd-test-'));
-  const clientPort = opts.clientPort ?? (await freePort());
-  const peerPort = await freePort();
-  const endpoint = `http://127.0.0.1:${clientPort}`;
-  const peer = `http://127.0.0.1:${peerPort}`;
-  const args = [
-    '--name', 'test',
-    '--data-dir', dataDir,
-    '--listen-client-urls', endpoint,
-    '--advertise-client-urls', endpoint,
-    '--listen-peer-urls', peer,
-    '--initial-advertise-peer-urls', peer,
-    '--initial-cluster', `test=${peer}`,
-    // Frequent progress notifications let watch tests observe onProgress quickly.
-    '--experimental-watch-progress-notify-interval', '1s',
-    '--logger', 'zap',
-    '--log-level', 'error',
-  ];
+  let endpoint = '';
+  let args: string[] = [];
+  const configure = async (): Promise<void> => {
+    const clientPort = opts.clientPort ?? (await freePort());
+    const peer = `http://127.0.0.1:${await freePort()}`;
+    endpoint = `http://127.0.0.1:${clientPort}`;
+    args = [
+      '--name', 'test',
+      '--data-dir', dataDir,
+      '--listen-client-urls', endpoint,
+      '--advertise-client-urls', endpoint,
+      '--listen-peer-urls', peer,
+      '--initial-advertise-peer-urls', peer,
+      '--initial-cluster', `test=${peer}`,
+      // Frequent progress notifications let watch tests observe onProgress quickly.
+      '--experimental-watch-progress-notify-interval', '1s',
+      '--logger', 'zap',
+      '--log-level', 'error',
+    ];
+  };
 
   let proc: ChildProcess | undefined;
   let output = '';
   const killOnExit = () => proc?.kill('SIGKILL');
   process.once('exit', killOnExit);
+  const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
 
-  const launch = async (): Promise<void> => {
+  const launchOnce = async (): Promise<void> => {
     output = '';
     const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     proc = child;
@@ -115,14 +119,30 @@ export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdInstan
     child.stderr?.on('data', keep);
     const deadline = Date.now() + 20_000;
     while (Date.now() < deadline) {
-      if (child.exitCode !== null || child.signalCode !== null) {
-        throw new Error(`etcd exited during startup (code ${child.exitCode}): ${output}`);
+      if (exited(child)) throw new Error(`etcd exited during startup (code ${child.exitCode}): ${output}`);
+      if (await etcdHealthy(endpoint, 500)) {
+        // A port stolen by another server would answer too; ours must still be alive.
+        await new Promise((r) => setTimeout(r, 100));
+        if (exited(child)) throw new Error(`etcd exited during startup (code ${child.exitCode}): ${output}`);
+        return;
       }
-      if (await etcdHealthy(endpoint, 500)) return;
       await new Promise((r) => setTimeout(r, 100));
     }
     child.kill('SIGKILL');
     throw new Error(`etcd at ${endpoint} not healthy after 20 s: ${output}`);
+  };
+
+  /** Free ports can be taken between probing and binding (parallel suites): retry. */
+  const launch = async (newPortsOnRetry: boolean): Promise<void> => {
+    for (let attempt = 1; ; attempt++) {
+      if (attempt > 1 && newPortsOnRetry) await configure();
+      try {
+        return await launchOnce();
+      } catch (err) {
+        if (attempt >= 4 || !/address already in use/.test((err as Error).message)) throw err;
+        await new Promise((r) => setTimeout(r, 200 * attempt));
+      }
+    }
   };
 
   const stop = async (): Promise<void> => {
@@ -136,14 +156,15 @@ export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdInstan
     clearTimeout(timer);
   };
 
-  await launch();
+  await configure();
+  await launch(!opts.clientPort);
   return {
     endpoint,
     dataDir,
     stop,
     restart: async () => {
       await stop();
-      await launch();
+      await launch(false); // same ports: clients reconnect to the same URL
     },
     cleanup: async () => {
       await stop();

@@ -23,6 +23,11 @@ export class KeySpace {
     return Buffer.from(this.prefix + key);
   }
 
+  /** A key read only for its response header (revision, reachability). */
+  probeKey(): Buffer {
+    return Buffer.from(`${this.prefix}/`);
+  }
+
   /** Port key of an etcd key (the prefix removed). */
   strip(key: Buffer): string {
     return key.subarray(this.prefixBytes).toString();

@@ -56,7 +56,7 @@ export class EtcdStorage implements StoragePort {
   }
 
   async currentRevision(): Promise<number> {
-    const res = await this.call(() => this.client.kv.range({ key: this.keys.full(''), count_only: true }, this.deadline()));
+    const res = await this.call(() => this.client.kv.range({ key: this.keys.probeKey(), count_only: true }, this.deadline()));
     return Number(res.header.revision);
   }
 
@@ -148,7 +148,7 @@ export class EtcdStorage implements StoragePort {
     const timeout = this.options.pingTimeoutMs ?? 2000;
     let timer: NodeJS.Timeout | undefined;
     const probe = this.client.kv
-      .range({ key: this.keys.full(''), count_only: true }, { deadline: Date.now() + timeout })
+      .range({ key: this.keys.probeKey(), count_only: true }, { deadline: Date.now() + timeout })
       .then(() => true, () => false);
     // The deadline should suffice; the timer also bounds the library's retries and circuit breaker.
     const bound = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeout + 500)));
@@ -208,7 +208,7 @@ export class EtcdStorage implements StoragePort {
 
   private async readableAt(revision: number): Promise<boolean> {
     try {
-      await this.client.kv.range({ key: this.keys.full(''), count_only: true, revision }, this.deadline());
+      await this.client.kv.range({ key: this.keys.probeKey(), count_only: true, revision }, this.deadline());
       return true;
     } catch (err) {
       if (isCompactedMessage(err)) return false;

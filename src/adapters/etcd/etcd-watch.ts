@@ -66,7 +66,7 @@ export class EtcdWatch implements WatchHandle {
     }
     if (gen !== this.generation) return closeStream(stream);
     this.stream = stream;
-    stream.on('data', (res) => gen === this.generation && this.onResponse(res));
+    stream.on('data', (res) => gen === this.generation && this.onResponseSafely(res));
     stream.on('error', () => this.reconnectLater(gen));
     stream.on('end', () => this.reconnectLater(gen));
     const { key, rangeEnd } = this.keys.range(this.prefix);
@@ -90,18 +90,29 @@ export class EtcdWatch implements WatchHandle {
     this.retryTimer = setTimeout(() => void this.connect(), base / 2 + Math.random() * (base / 2));
   }
 
+  /** A throw inside a stream listener would escape into grpc-js; end this watch instead. */
+  private onResponseSafely(res: IWatchResponse): void {
+    try {
+      this.onResponse(res);
+    } catch (err) {
+      this.fail(err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+
   private onResponse(res: IWatchResponse): void {
     if (res.canceled) return this.onCanceled(res);
     const headerRevision = Number(res.header.revision);
     if (res.created) {
       this.attempt = 0;
-      // Nothing pending when the store is not ahead of us: report we're caught up.
-      if (headerRevision <= this.lastRevision) this.progress(this.lastRevision);
+      // Nothing pending when the store is exactly where we are: report we're caught up.
+      if (headerRevision === this.lastRevision) this.progress(this.lastRevision);
       return;
     }
     if (res.events.length === 0) {
       // etcd sends progress notifications only to synced watchers: all up to header.revision is delivered.
-      this.lastRevision = Math.max(this.lastRevision, headerRevision);
+      // (etcd < 3.6.2 may report a revision below a future start revision; that says nothing new.)
+      if (headerRevision < this.lastRevision) return;
+      this.lastRevision = headerRevision;
       return this.progress(this.lastRevision);
     }
     const events: StorageEvent[] = [];
@@ -111,11 +122,7 @@ export class EtcdWatch implements WatchHandle {
     }
     if (events.length === 0) return;
     this.lastRevision = events[events.length - 1].modRevision;
-    try {
-      this.callbacks.onEvents(events);
-    } catch (err) {
-      this.fail(err instanceof Error ? err : new Error(String(err)));
-    }
+    this.callbacks.onEvents(events);
   }
 
   private onCanceled(res: IWatchResponse): void {

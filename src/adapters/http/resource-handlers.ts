@@ -7,10 +7,11 @@ import { errors } from '../../machinery/status';
 import { KObject, isPlainObject } from '../../machinery/object';
 import { ResourceDefinition, apiVersionOf } from '../../machinery/resource-definition';
 import type { Registry } from '../../registry/registry';
-import type { PatchType } from '../../registry/patch';
+import type { PatchType } from '../../registry/request';
 import { decodeJson, decodeObjectBody, decodeYaml, negotiate, ResponseFormat } from './media';
 import { deleteOptions, listOptions, queryBool, writeOptions } from './options';
-import { send, sendError, setWarnings } from './respond';
+import { send, sendError, setWarnings, wantsPretty } from './respond';
+import { sendEncodedList } from './list-stream';
 import { renderList, renderObject } from './render';
 import type { WatchServer } from './watch';
 
@@ -65,6 +66,11 @@ export function resourceHandlers(def: ResourceDefinition, deps: HandlerDeps) {
       return;
     }
     const fmt = format(req, true);
+    if (fmt === 'json' && !wantsPretty(req)) {
+      // Items stay the bytes the watch cache holds; the list is streamed, not built.
+      await sendEncodedList(res, await registry.listEncoded(def, opts));
+      return;
+    }
     const result = await registry.list(def, opts);
     renderList(req, res, def, result, fmt);
   });
@@ -83,6 +89,12 @@ export function resourceHandlers(def: ResourceDefinition, deps: HandlerDeps) {
     guard(async (req, res) => {
       const fmt = format(req);
       const rv = typeof req.query.resourceVersion === 'string' ? req.query.resourceVersion : undefined;
+      if (fmt === 'json' && !wantsPretty(req)) {
+        const bytes = await registry.getEncoded(def, namespaceOf(def, req), req.params.name as string, rv);
+        res.status(200).setHeader('Content-Type', 'application/json');
+        res.end(bytes);
+        return;
+      }
       const obj = await registry.get(def, namespaceOf(def, req), req.params.name as string, rv);
       void subresource;
       renderObject(req, res, def, 200, obj, fmt);

@@ -45,6 +45,8 @@ type WriteOutcome =
   | { ok: false; error: StorageError };
 
 const COMPACT_CHUNK = 5000;
+/** lmdb's key limit is 1978 bytes, including ordered-binary's type byte. */
+const MAX_KEY_BYTES = 1900;
 
 export class LmdbStorage implements StoragePort {
   private readonly env: RootDatabase;
@@ -94,7 +96,7 @@ export class LmdbStorage implements StoragePort {
   }
 
   create(key: string, value: Buffer): Promise<number> {
-    return this.write(() => {
+    return this.write(key, () => {
       if (this.tables.state.get(key)) return { ok: false, error: new KeyExistsError(key) };
       const rev = this.nextRevision();
       this.tables.state.put(key, { v: value, c: rev, m: rev });
@@ -105,7 +107,7 @@ export class LmdbStorage implements StoragePort {
   }
 
   update(key: string, value: Buffer, expectedModRevision: number): Promise<number> {
-    return this.write(() => {
+    return this.write(key, () => {
       const cur = this.checkCurrent(key, expectedModRevision);
       if (!('m' in cur)) return cur;
       const rev = this.nextRevision();
@@ -118,7 +120,7 @@ export class LmdbStorage implements StoragePort {
   }
 
   delete(key: string, expectedModRevision: number): Promise<number> {
-    return this.write(() => {
+    return this.write(key, () => {
       const cur = this.checkCurrent(key, expectedModRevision);
       if (!('m' in cur)) return cur;
       const rev = this.nextRevision();
@@ -176,8 +178,10 @@ export class LmdbStorage implements StoragePort {
   }
 
   /** Runs one write transaction; resolves with its revision once durable, then notifies watchers. */
-  private async write(body: () => WriteOutcome): Promise<number> {
+  private async write(key: string, body: () => WriteOutcome): Promise<number> {
     this.assertOpen();
+    // Checked up front: a put failing inside the batch would leave a taken revision without a log entry.
+    if (Buffer.byteLength(key) > MAX_KEY_BYTES) throw new StorageError(`key longer than ${MAX_KEY_BYTES} bytes: ${key.slice(0, 80)}…`);
     let outcome: WriteOutcome;
     try {
       outcome = await this.env.transaction(body);

@@ -24,7 +24,7 @@ export function applyJsonPatch(doc: unknown, patchBody: unknown): unknown {
   let current = deepCopy(doc);
   const patch = deepCopy(ops);
   patch.forEach((op, i) => {
-    if (op === null || !RFC_OPS.has(String(op.op))) throw unprocessable(`Unexpected kind: ${op?.op ?? 'unknown'}`);
+    if (op === null || !RFC_OPS.has(String(op.op))) throw unprocessable(`Unexpected kind: ${String(op?.op ?? 'unknown')}`);
     if (nullTestOnAbsentKey(current, op)) return;
     try {
       current = applyOperation(current, op as unknown as Operation, true, true, true, i).newDocument;
@@ -52,9 +52,9 @@ function decodeOperations(body: unknown): (JsonMap | null)[] {
  * the key is absent from an existing object; fast-json-patch would fail it.
  */
 function nullTestOnAbsentKey(doc: unknown, op: JsonMap): boolean {
-  if (op.op !== 'test' || (op.value !== null && op.value !== undefined) || typeof op.path !== 'string') return false;
+  if (op.op !== 'test' || (op.value !== null && op.value !== undefined)) return false;
+  if (typeof op.path !== 'string' || !op.path.startsWith('/')) return false;
   const tokens = op.path.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
-  if (op.path === '' || !op.path.startsWith('/')) return false;
   let node: unknown = doc;
   for (const t of tokens.slice(0, -1)) {
     if (Array.isArray(node)) node = /^\d+$/.test(t) ? node[Number(t)] : undefined;

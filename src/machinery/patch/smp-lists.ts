@@ -63,8 +63,9 @@ export function mergeList(original: unknown[], patch: unknown[], field: ListFiel
   let backing: LiveBacking | undefined;
   if (kind !== 'map') {
     if (isDeleteList) return { merged: original.filter((v) => !patch.some((d) => same(d, v))), live: original };
-    merged = [...original];
-    for (const v of patch) if (!merged.some((m) => same(m, v))) merged.push(v);
+    merged = [];
+    // a union: duplicates already in the live list collapse too, as upstream's deduplication does
+    for (const v of [...original, ...patch]) if (!merged.some((m) => same(m, v))) merged.push(v);
   } else {
     if (!mergeKey) throw smpErrors.other('cannot merge lists without merge key for struct');
     backing = new LiveBacking(original);
@@ -217,7 +218,7 @@ function position(order: unknown[], v: unknown, mergeKey: string, kind: ValueKin
   return order.findIndex((o) => same(key(o), want));
 }
 
-export function requireMergeKey(mergeKey: string, ...lists: unknown[][]): void {
+function requireMergeKey(mergeKey: string, ...lists: unknown[][]): void {
   for (const v of lists.flat()) {
     if (!isPlainObject(v)) throw smpErrors.badArgType(MAP_TYPE, v);
     if (!has(v, mergeKey)) throw smpErrors.noMergeKey(v, mergeKey);

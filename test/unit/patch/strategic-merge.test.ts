@@ -110,6 +110,8 @@ describe('strategic merge: lists', () => {
       spec: { ports: [8080, 80] },
     });
     expect(out).toEqual({ metadata: { finalizers: ['a', 'b', 'c'] }, spec: { ports: [8080, 80, 443] } });
+    // duplicates already in the live list collapse as well
+    expect(pdb({ spec: { tags: ['a', 'a'] } }, { spec: { tags: ['b'] } })).toEqual({ spec: { tags: ['b', 'a'] } });
   });
 
   it('replaces lists without a merge strategy wholesale', () => {

@@ -1,0 +1,113 @@
+/**
+ * GET and LIST served from the watch cache where upstream's cacher serves
+ * them (apimachinery.md §10.2), from storage otherwise:
+ *  - GET: RV unset → storage; "0" → cache; N → cache once it reached N (≤ 3 s, else 504).
+ *  - LIST: `continue`, Exact, or legacy limit+N → storage at that revision;
+ *    "0" → cache, limit ignored; N → cache once it reached N; unset →
+ *    consistent read: storage's current revision, wait for the cache to get
+ *    there, answer from memory (fall back to storage after 3 s).
+ * Lists from the cache hand out the stored JSON bytes of each item.
+ */
+import { errors } from '../../machinery/status';
+import type { KList, KObject } from '../../machinery/object';
+import { apiVersionOf, ResourceDefinition } from '../../machinery/resource-definition';
+import type { StoragePort } from '../../ports/storage.port';
+import { decodeKeyValue } from '../codec';
+import { encodeContinue } from '../continue-token';
+import { objectKey, resourcePrefix } from '../keys';
+import { listFromStorage } from '../list';
+import { parseResourceVersion, validateListOptions } from '../list-options';
+import { compilePredicate, shardSelectorOf } from '../predicate';
+import { EncodedList, ReadPath, StorageReadPath } from '../reader';
+import type { ListOptions } from '../request';
+import type { CachedObject } from './cached-object';
+import type { WatchCache } from './watch-cache';
+
+type Got = { from: 'cache'; object: CachedObject | undefined } | { from: 'storage'; object: KObject | undefined };
+type Listed = { from: 'cache'; list: EncodedList & { objects: CachedObject[] } } | { from: 'storage'; list: KList };
+
+export class CachedReadPath implements ReadPath {
+  private readonly direct: StorageReadPath;
+
+  constructor(
+    private readonly cache: WatchCache,
+    private readonly storage: StoragePort,
+  ) {
+    this.direct = new StorageReadPath(storage, objectKey, decodeKeyValue, cache.gates);
+  }
+
+  async get(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<KObject | undefined> {
+    const got = await this.lookup(def, namespace, name, resourceVersion);
+    return got.from === 'cache' ? got.object?.decode() : got.object;
+  }
+
+  async getEncoded(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<Buffer | undefined> {
+    const got = await this.lookup(def, namespace, name, resourceVersion);
+    if (got.from === 'cache') return got.object?.bytes;
+    return got.object ? Buffer.from(JSON.stringify(got.object)) : undefined;
+  }
+
+  async list(def: ResourceDefinition, opts: ListOptions): Promise<KList> {
+    const res = await this.select(def, opts);
+    if (res.from === 'storage') return res.list;
+    const { objects, items: _items, ...rest } = res.list;
+    return { ...rest, items: objects.map((o) => o.decode()) };
+  }
+
+  async listEncoded(def: ResourceDefinition, opts: ListOptions): Promise<EncodedList> {
+    const res = await this.select(def, opts);
+    if (res.from === 'cache') return res.list;
+    const { items, ...rest } = res.list;
+    return { ...rest, items: items.map((o) => Buffer.from(JSON.stringify(o))) };
+  }
+
+  private async lookup(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<Got> {
+    if (resourceVersion === undefined || resourceVersion === '') {
+      return { from: 'storage', object: await this.direct.get(def, namespace, name) };
+    }
+    const rv = parseResourceVersion(resourceVersion);
+    const kind = this.cache.kind(def);
+    const timeout = this.cache.options.freshnessTimeoutMs;
+    if (!(await kind.whenInitialized(timeout))) return { from: 'storage', object: await this.direct.get(def, namespace, name, resourceVersion) };
+    if (rv > 0 && !(await kind.waitFor(rv, timeout))) throw errors.tooLargeResourceVersion(rv, kind.revision, 1);
+    return { from: 'cache', object: kind.get(objectKey(def, namespace, name)) };
+  }
+
+  private async select(def: ResourceDefinition, opts: ListOptions): Promise<Listed> {
+    validateListOptions(opts, false);
+    const shard = shardSelectorOf(opts, this.cache.gates);
+    const predicate = compilePredicate(def, opts.labelSelector, opts.fieldSelector, shard);
+    const rv = parseResourceVersion(opts.resourceVersion);
+    const match = opts.resourceVersionMatch ?? '';
+    const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
+    const exact = rv > 0 && (match === 'Exact' || (match === '' && limit > 0 && !opts.continue));
+    if (opts.continue || exact) return { from: 'storage', list: await this.direct.list(def, opts) };
+
+    const kind = this.cache.kind(def);
+    const timeout = this.cache.options.freshnessTimeoutMs;
+    if (!(await kind.whenInitialized(timeout))) return { from: 'storage', list: await this.direct.list(def, opts) };
+    if (rv > 0) {
+      if (!(await kind.waitFor(rv, timeout))) throw errors.tooLargeResourceVersion(rv, kind.revision, 1);
+    } else if (opts.resourceVersion !== '0') {
+      const current = await this.storage.currentRevision();
+      if (!(await kind.waitFor(current, timeout))) {
+        return { from: 'storage', list: await listFromStorage(def, this.storage, { namespace: opts.namespace, predicate, limit }) };
+      }
+    }
+    const revision = kind.revision;
+    const scope = this.cache.matcher(def, predicate, opts.namespace);
+    const head = { apiVersion: apiVersionOf(def), kind: def.listKind };
+    if (!scope) return { from: 'cache', list: { ...head, metadata: { resourceVersion: String(revision) }, items: [], objects: [] } };
+    // RV "0" ignores limit, as upstream's cache does.
+    const pageLimit = opts.resourceVersion === '0' ? 0 : limit;
+    const page = kind.list(scope.prefix, scope.match, pageLimit);
+    const metadata: KList['metadata'] = { resourceVersion: String(revision) };
+    if (page.hasMore) {
+      const last = page.items[page.items.length - 1];
+      metadata.continue = encodeContinue(revision, last.key.slice(resourcePrefix(def).length));
+      const remaining = page.total - page.items.length;
+      if (predicate.empty && remaining > 0) metadata.remainingItemCount = remaining;
+    }
+    return { from: 'cache', list: { ...head, metadata, items: page.items.map((o) => o.bytes), objects: page.items } };
+  }
+}

@@ -1,0 +1,303 @@
+/**
+ * The cache of one kind: current objects, the event window and the storage
+ * watch that feeds both. `revision` means "every change up to here is
+ * applied"; it advances with events and with storage progress reports.
+ *
+ * Lifecycle: list everything at a revision, watch from it; when the watch
+ * fails (compaction, or an error the adapter gives up on) list again, turn
+ * the difference into synthetic events so that watchers miss nothing, and
+ * watch on from the new revision.
+ */
+import type { ResourceDefinition } from '../../machinery/resource-definition';
+import type { StorageEvent, StoragePort, WatchHandle } from '../../ports/storage.port';
+import { resourcePrefix } from '../keys';
+import { CachedObject, cacheObject } from './cached-object';
+import { CacheEvent, EventLog } from './event-log';
+import { KeyIndex, prefixEnd } from './key-index';
+import type { WatchCacheOptions } from './options';
+import { diffToEvents, listAll } from './resync';
+
+export type Logger = (level: 'debug' | 'info' | 'warn' | 'error', msg: string, extra?: object) => void;
+
+/** What the cache needs from a watcher to keep it moving (implemented by CacheWatcher). */
+export interface WatcherHandle {
+  /** Revision the watcher starts after (its resourceVersion). */
+  readonly startRev: number;
+  wake(): void;
+  /** Ends the watch with 410 because its history was rebuilt by a relist. */
+  expire(message: string): void;
+}
+
+interface Waiter {
+  rev: number;
+  resolve(ok: boolean): void;
+}
+
+export class KindCache {
+  readonly prefix: string;
+  private readonly objects = new Map<string, CachedObject>();
+  private readonly keys = new KeyIndex((k) => this.objects.has(k));
+  private history: EventLog | undefined;
+  revision = 0;
+  /** False until the first list is loaded; true while the storage watch is live. */
+  initialized = false;
+  synced = false;
+  private stopped = false;
+  private handle: WatchHandle | undefined;
+  private generation = 0;
+  private readonly waiters = new Set<Waiter>();
+  private readonly watchers = new Set<WatcherHandle>();
+  /** Revision ranges rebuilt by a relist: resuming strictly inside one could duplicate or skip. */
+  private coarse: Array<{ from: number; to: number }> = [];
+  private retryMs: number;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private progressTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly def: ResourceDefinition,
+    private readonly storage: StoragePort,
+    private readonly options: WatchCacheOptions,
+    private readonly logger: Logger,
+  ) {
+    this.prefix = resourcePrefix(def);
+    this.retryMs = options.retryMinMs;
+  }
+
+  get log(): EventLog {
+    if (!this.history) throw new Error(`watch cache for ${this.def.plural} is not initialized`);
+    return this.history;
+  }
+
+  get watcherCount(): number {
+    return this.watchers.size;
+  }
+
+  get size(): number {
+    return this.objects.size;
+  }
+
+  start(): void {
+    void this.sync();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.generation++;
+    this.handle?.cancel();
+    clearTimeout(this.retryTimer);
+    clearInterval(this.progressTimer);
+    for (const w of this.waiters) w.resolve(false);
+    this.waiters.clear();
+  }
+
+  get(key: string): CachedObject | undefined {
+    return this.objects.get(key);
+  }
+
+  /** Objects under prefix in key order that pass `match`, at most `limit` (0: all). */
+  list(prefix: string, match: (o: CachedObject) => boolean, limit = 0): { items: CachedObject[]; hasMore: boolean; total: number } {
+    const { keys, from, to } = this.keys.range(prefix, prefixEnd(prefix));
+    const items: CachedObject[] = [];
+    let hasMore = false;
+    for (let i = from; i < to; i++) {
+      const o = this.objects.get(keys[i])!;
+      if (!match(o)) continue;
+      items.push(o);
+      if (limit > 0 && items.length >= limit) {
+        hasMore = i < to - 1;
+        break;
+      }
+    }
+    return { items, hasMore, total: to - from };
+  }
+
+  addWatcher(w: WatcherHandle): void {
+    this.watchers.add(w);
+  }
+
+  removeWatcher(w: WatcherHandle): void {
+    this.watchers.delete(w);
+  }
+
+  /** True when a watch may resume at rev: inside the window and not inside a rebuilt range. */
+  canResumeAt(rev: number): boolean {
+    return rev >= this.log.startRev && !this.coarse.some((c) => rev > c.from && rev < c.to);
+  }
+
+  /** Resolves true once initialized (false after timeoutMs). */
+  whenInitialized(timeoutMs: number): Promise<boolean> {
+    return this.initialized ? Promise.resolve(true) : this.waitFor(0, timeoutMs);
+  }
+
+  /** Resolves true once the cache has applied every change up to rev (false after timeoutMs). */
+  waitFor(rev: number, timeoutMs: number): Promise<boolean> {
+    if (this.initialized && this.revision >= rev) return Promise.resolve(true);
+    if (this.stopped) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done(false), timeoutMs);
+      const waiter: Waiter = { rev, resolve: (ok) => done(ok) };
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        this.waiters.delete(waiter);
+        if (this.waiters.size === 0) this.stopProgressRequests();
+        resolve(ok);
+      };
+      this.waiters.add(waiter);
+      this.startProgressRequests();
+    });
+  }
+
+  /** Loads (or reloads) the full state, then watches from its revision. Retries with backoff. */
+  private async sync(): Promise<void> {
+    if (this.stopped) return;
+    const gen = ++this.generation;
+    try {
+      const listed = await listAll(this.storage, this.prefix, this.options.listPageSize);
+      if (this.stopped || gen !== this.generation) return;
+      const now = Date.now();
+      const loaded = new Map<string, CachedObject>();
+      for (const kv of listed.items) {
+        try {
+          loaded.set(kv.key, cacheObject(this.def, kv.key, kv.value, kv.modRevision));
+        } catch (e) {
+          this.logger('error', 'watch cache skipped an undecodable object', { key: kv.key, error: (e as Error).message });
+        }
+      }
+      if (!this.history) {
+        this.history = new EventLog(listed.revision, {
+          windowMs: this.options.historyWindowMs,
+          minEvents: this.options.historyMinEvents,
+          maxEvents: this.options.historyMaxEvents,
+        });
+        for (const [k, o] of loaded) {
+          this.objects.set(k, o);
+          this.keys.add(k);
+        }
+      } else if (listed.revision > this.revision) {
+        this.resynchronize(loaded, listed.revision, now);
+      }
+      this.revision = Math.max(this.revision, listed.revision);
+      this.initialized = true;
+      this.synced = true;
+      this.retryMs = this.options.retryMinMs;
+      this.watchFrom(this.revision, gen);
+      this.afterChange();
+      this.logger('info', 'watch cache synced', { resource: this.def.plural, objects: this.objects.size, revision: this.revision });
+    } catch (e) {
+      if (this.stopped || gen !== this.generation) return;
+      this.logger('warn', 'watch cache list failed, retrying', { resource: this.def.plural, error: (e as Error).message });
+      this.retryLater();
+    }
+  }
+
+  /** Turns the difference between the cached and the listed state into events, after the current ones. */
+  private resynchronize(loaded: Map<string, CachedObject>, listedRev: number, now: number): void {
+    const from = this.revision;
+    for (const ev of diffToEvents(this.objects, from, loaded, listedRev, now)) {
+      if (ev.object) {
+        if (!ev.prev) this.keys.add(ev.key);
+        this.objects.set(ev.key, ev.object);
+      } else {
+        this.objects.delete(ev.key);
+        this.keys.remove();
+      }
+      this.history!.append(ev);
+    }
+    if (listedRev > from + 1) this.coarse.push({ from, to: listedRev });
+    this.coarse = this.coarse.filter((c) => c.to > this.history!.startRev);
+    for (const w of this.watchers) {
+      if (w.startRev > from && w.startRev < listedRev) w.expire(`too old resource version: ${w.startRev} (${listedRev})`);
+    }
+  }
+
+  private watchFrom(rev: number, gen: number): void {
+    this.handle = this.storage.watch(this.prefix, rev, {
+      onEvents: (events) => gen === this.generation && this.onEvents(events),
+      onProgress: (r) => gen === this.generation && this.onProgress(r),
+      onError: (err) => gen === this.generation && this.onWatchError(err),
+    });
+  }
+
+  private onEvents(events: StorageEvent[]): void {
+    const now = Date.now();
+    for (const ev of events) {
+      if (ev.modRevision <= this.revision) continue; // already applied (e.g. by a relist)
+      this.apply(ev, now);
+      this.revision = ev.modRevision;
+    }
+    this.afterChange();
+  }
+
+  private apply(ev: StorageEvent, now: number): void {
+    const prev = this.objects.get(ev.key);
+    if (ev.type === 'delete') {
+      if (!prev) return;
+      this.objects.delete(ev.key);
+      this.keys.remove();
+      this.log.append(new CacheEvent('DELETED', ev.modRevision, ev.key, undefined, prev, now));
+      return;
+    }
+    let obj: CachedObject;
+    try {
+      obj = cacheObject(this.def, ev.key, ev.value!, ev.modRevision);
+    } catch (e) {
+      this.logger('error', 'watch cache skipped an undecodable object', { key: ev.key, error: (e as Error).message });
+      return;
+    }
+    this.objects.set(ev.key, obj);
+    if (!prev) this.keys.add(ev.key);
+    this.log.append(new CacheEvent(prev ? 'MODIFIED' : 'ADDED', ev.modRevision, ev.key, obj, prev, now));
+  }
+
+  private onProgress(rev: number): void {
+    if (rev <= this.revision) return;
+    this.revision = rev;
+    this.resolveWaiters();
+  }
+
+  private onWatchError(err: Error): void {
+    this.handle = undefined;
+    this.synced = false;
+    this.logger('warn', 'watch cache lost its storage watch, relisting', { resource: this.def.plural, error: err.message });
+    void this.sync();
+  }
+
+  private afterChange(): void {
+    this.history?.trim();
+    this.resolveWaiters();
+    for (const w of this.watchers) {
+      try {
+        w.wake();
+      } catch (e) {
+        this.logger('error', 'watcher failed', { resource: this.def.plural, error: (e as Error).message });
+      }
+    }
+  }
+
+  private resolveWaiters(): void {
+    if (!this.initialized) return;
+    for (const w of [...this.waiters]) if (this.revision >= w.rev) w.resolve(true);
+  }
+
+  private retryLater(): void {
+    clearTimeout(this.retryTimer);
+    const delay = this.retryMs;
+    this.retryMs = Math.min(this.options.retryMaxMs, this.retryMs * 2);
+    this.retryTimer = setTimeout(() => void this.sync(), delay);
+    this.retryTimer.unref?.();
+  }
+
+  /** Asks storage for progress while someone waits, when the adapter can (etcd WatchProgressRequest). */
+  private startProgressRequests(): void {
+    if (this.progressTimer) return;
+    const ask = () => (this.handle as { requestProgress?: () => void } | undefined)?.requestProgress?.();
+    ask();
+    this.progressTimer = setInterval(ask, this.options.progressRequestIntervalMs);
+    this.progressTimer.unref?.();
+  }
+
+  private stopProgressRequests(): void {
+    clearInterval(this.progressTimer);
+    this.progressTimer = undefined;
+  }
+}

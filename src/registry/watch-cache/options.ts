@@ -1,0 +1,33 @@
+/** Tunables of the watch cache; tests shrink them so that suites stay fast. */
+
+export interface WatchCacheOptions {
+  /** Keep events at least this long (ms)... */
+  historyWindowMs: number;
+  /** ...and at least this many per kind, whichever keeps more. */
+  historyMinEvents: number;
+  /** Hard cap per kind, so a write storm cannot exhaust memory. */
+  historyMaxEvents: number;
+  /** How long a read or watch waits for the cache to reach a resourceVersion (upstream: 3 s). */
+  freshnessTimeoutMs: number;
+  /** While waiting, how often to ask storage for a progress notification. */
+  progressRequestIntervalMs: number;
+  /** A watcher more events behind than this (its socket not draining) is closed. */
+  maxWatcherLagEvents: number;
+  /** Page size of the initial list and of relists. */
+  listPageSize: number;
+  /** Backoff bounds when (re)listing fails. */
+  retryMinMs: number;
+  retryMaxMs: number;
+}
+
+export const defaultWatchCacheOptions: WatchCacheOptions = {
+  historyWindowMs: 5 * 60_000,
+  historyMinEvents: 10_000,
+  historyMaxEvents: 1_000_000,
+  freshnessTimeoutMs: 3000,
+  progressRequestIntervalMs: 100,
+  maxWatcherLagEvents: 100_000,
+  listPageSize: 10_000,
+  retryMinMs: 100,
+  retryMaxMs: 5000,
+};

@@ -1,0 +1,111 @@
+/**
+ * The watch cache of every served kind, and the watch entry point with
+ * upstream's resourceVersion rules (apimachinery.md §1.4, §10):
+ *  - RV unset or "0" (sendInitialEvents defaulting to true, as 1.32's
+ *    WatchList does): the current state as ADDED events, then changes; with
+ *    RV unset the state is a consistent read (storage revision first).
+ *  - RV N: changes after N; 410 when N is older than the window.
+ *  - sendInitialEvents=true + NotOlderThan + N: state at >= N (waits ≤ 3 s,
+ *    then an ERROR 504), then the initial-events-end bookmark, then changes.
+ */
+import { errors } from '../../machinery/status';
+import type { FeatureGates } from '../../machinery/feature-gates';
+import type { ResourceDefinition } from '../../machinery/resource-definition';
+import type { StoragePort } from '../../ports/storage.port';
+import { listPrefix } from '../keys';
+import { parseResourceVersion, validateListOptions } from '../list-options';
+import { compilePredicate, Predicate, shardSelectorOf } from '../predicate';
+import type { ListOptions } from '../request';
+import { CachedObject, fieldReader } from './cached-object';
+import { CacheWatcher } from './cache-watcher';
+import { KindCache, Logger } from './kind-cache';
+import { defaultWatchCacheOptions, WatchCacheOptions } from './options';
+
+export class WatchCache {
+  readonly options: WatchCacheOptions;
+  private readonly kinds = new Map<ResourceDefinition, KindCache>();
+
+  constructor(
+    readonly storage: StoragePort,
+    definitions: ResourceDefinition[],
+    readonly gates: FeatureGates | undefined,
+    options: Partial<WatchCacheOptions> = {},
+    logger: Logger = () => {},
+  ) {
+    this.options = { ...defaultWatchCacheOptions, ...options };
+    for (const def of definitions) this.kinds.set(def, new KindCache(def, storage, this.options, logger));
+  }
+
+  start(): this {
+    for (const k of this.kinds.values()) k.start();
+    return this;
+  }
+
+  stop(): void {
+    for (const k of this.kinds.values()) k.stop();
+  }
+
+  /** Every kind loaded and its storage watch live (for readyz). */
+  ready(): boolean {
+    return [...this.kinds.values()].every((k) => k.initialized && k.synced);
+  }
+
+  kind(def: ResourceDefinition): KindCache {
+    const k = this.kinds.get(def);
+    if (!k) throw new Error(`${def.plural} is not cached`);
+    return k;
+  }
+
+  /** Storage's current revision, bounded in time (undefined when storage does not answer). */
+  async currentRevision(): Promise<number | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), this.options.freshnessTimeoutMs)));
+    try {
+      return await Promise.race([this.storage.currentRevision().catch(() => undefined), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** A match function over cached objects for the list's scope and selectors; undefined when nothing can match. */
+  matcher(def: ResourceDefinition, predicate: Predicate, namespace: string | undefined): { prefix: string; match: (o: CachedObject) => boolean } | undefined {
+    if (def.namespaced && namespace && predicate.namespace && namespace !== predicate.namespace) return undefined;
+    const ns = def.namespaced ? (namespace ?? predicate.namespace) : undefined;
+    const prefix = listPrefix(def, ns);
+    const match = predicate.empty ? () => true : (o: CachedObject) => predicate.matchesAttributes(o.labels, fieldReader(def, o));
+    return { prefix, match };
+  }
+
+  async watch(def: ResourceDefinition, opts: ListOptions): Promise<CacheWatcher> {
+    validateListOptions(opts, true);
+    const predicate = compilePredicate(def, opts.labelSelector, opts.fieldSelector, shardSelectorOf(opts, this.gates));
+    const rv = parseResourceVersion(opts.resourceVersion);
+    const kind = this.kind(def);
+    if (!(await kind.whenInitialized(this.options.freshnessTimeoutMs))) throw errors.tooManyRequests('storage is (re)initializing', 1);
+    const scope = this.matcher(def, predicate, opts.namespace);
+    const inScope = scope ? (o: CachedObject) => o.key.startsWith(scope.prefix) && scope.match(o) : () => false;
+    const maxLag = this.options.maxWatcherLagEvents;
+    const rvSet = opts.resourceVersion !== undefined && opts.resourceVersion !== '';
+    const initial = opts.sendInitialEvents ?? rv === 0;
+
+    if (!initial) {
+      const start = rv === 0 ? kind.revision : rv;
+      if (!kind.canResumeAt(start)) {
+        const error = errors.expired(`too old resource version: ${start} (${kind.log.startRev})`).status;
+        return new CacheWatcher(kind, inScope, { rev: start, error }, maxLag);
+      }
+      return new CacheWatcher(kind, inScope, { rev: start }, maxLag);
+    }
+
+    // The state must be at least as new as N, or as storage when RV is unset (a consistent read).
+    const explicit = opts.sendInitialEvents === true;
+    const min = rvSet ? rv : ((await this.currentRevision()) ?? 0);
+    if (min > kind.revision && !(await kind.waitFor(min, this.options.freshnessTimeoutMs)) && (rvSet || explicit)) {
+      const error = errors.tooLargeResourceVersion(min, kind.revision, 1).status;
+      return new CacheWatcher(kind, inScope, { rev: kind.revision, error }, maxLag);
+    }
+    const snapshot = scope ? kind.list(scope.prefix, scope.match).items : [];
+    const markInitialEnd = opts.allowWatchBookmarks === true;
+    return new CacheWatcher(kind, inScope, { rev: kind.revision, snapshot, markInitialEnd }, maxLag);
+  }
+}
