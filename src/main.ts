@@ -18,7 +18,11 @@ import { WebCryptoAdapter } from './adapters/crypto';
 import { systemClock } from './adapters/clock/system.clock';
 import { createApp } from './adapters/http';
 import { openApiRouter } from './adapters/http/openapi';
+import { WatchStreamServer, type WatchStreamOptions } from './adapters/http/watch-stream';
+import { CachedReadPath, WatchCache, type WatchCacheOptions } from './registry/watch-cache';
 import { version } from './version';
+import { createMetrics, instrumentStorage, metricsMiddleware, metricsRouter } from './adapters/metrics';
+import { resourcePrefix } from './registry/keys';
 
 export type Log = (level: string, msg: string, extra?: object) => void;
 
@@ -40,20 +44,32 @@ export interface AssembleOptions {
   gates: FeatureGates;
   log: Log;
   compactionIntervalSeconds?: number;
+  /** Watch cache and watch stream tunables (tests shorten windows and intervals). */
+  watchCache?: Partial<WatchCacheOptions>;
+  watchStream?: Partial<WatchStreamOptions>;
 }
 
 export interface Assembled {
   server: Server;
   registry: Registry;
+  cache: WatchCache;
+  watch: WatchStreamServer;
   /** Fails readiness first, then stops background work and closes storage. */
   shutdown(): Promise<void>;
 }
 
 /** Builds the registry and HTTP server over the given storage (not yet listening). */
 export function assemble(opts: AssembleOptions): Assembled {
-  const { storage, gates, log } = opts;
+  const { gates, log } = opts;
   const definitions = allDefinitions.filter((d) => !d.featureGate || gates.enabled(d.featureGate));
-  const registry = new Registry(definitions, { storage, clock: systemClock, crypto: new WebCryptoAdapter(), gates });
+  const metrics = createMetrics(() =>
+    Promise.all(definitions.map(async (d) => ({ resource: d.group ? `${d.plural}.${d.group}` : d.plural, count: (await opts.storage.range(resourcePrefix(d), { limit: 1 })).count }))),
+  );
+  const storage = instrumentStorage(opts.storage, metrics);
+  // Reads and watches are served from the watch cache, fed by one storage watch per kind.
+  const cache = new WatchCache(storage, definitions, gates, opts.watchCache, log).start();
+  const watch = new WatchStreamServer(cache, opts.watchStream);
+  const registry = new Registry(definitions, { storage, clock: systemClock, crypto: new WebCryptoAdapter(), gates }, new CachedReadPath(cache, storage));
   const compactor = startCompactor(storage, (opts.compactionIntervalSeconds ?? 0) * 1000, (msg, extra) => log('info', msg, extra));
   const patchContentTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'];
   let shuttingDown = false;
@@ -64,11 +80,18 @@ export function assemble(opts: AssembleOptions): Assembled {
     definitions,
     health: {
       livez: [{ name: 'ping', check: () => true }, storageCheck],
-      readyz: [{ name: 'ping', check: () => true }, storageCheck, { name: 'shutdown', check: () => !shuttingDown }],
+      readyz: [
+        { name: 'ping', check: () => true },
+        storageCheck,
+        { name: 'watch-cache', check: () => cache.ready() },
+        { name: 'shutdown', check: () => !shuttingDown },
+      ],
     },
+    watch,
     version,
     patchContentTypes,
-    extraRouters: [openApiRouter(definitions, patchContentTypes)],
+    extraRouters: [openApiRouter(definitions, patchContentTypes), metricsRouter(metrics)],
+    middleware: [metricsMiddleware(metrics, log)],
     address: () => {
       const a = server?.address() as AddressInfo | null | undefined;
       return a ? `${a.address}:${a.port}` : '127.0.0.1:8080';
@@ -78,9 +101,13 @@ export function assemble(opts: AssembleOptions): Assembled {
   return {
     server,
     registry,
+    cache,
+    watch,
     async shutdown() {
       shuttingDown = true;
       compactor.stop();
+      watch.closeAll();
+      cache.stop();
       await new Promise<void>((resolve) => {
         server!.close(() => resolve());
         server!.closeIdleConnections();

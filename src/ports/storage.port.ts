@@ -65,6 +65,12 @@ export interface WatchCallbacks {
 
 export interface WatchHandle {
   cancel(): void;
+  /**
+   * Optional: report onProgress soon if this watch has delivered everything
+   * (consistent reads from the watch cache wait for it). Adapters offer it
+   * only where it cannot overtake a pending event.
+   */
+  requestProgress?(): void;
 }
 
 export interface StoragePort {

@@ -1,20 +1,98 @@
 /**
- * managedFields bookkeeping on every write. Placeholder until the field-set
- * tracker lands: keeps whatever the client or the stored object had.
+ * managedFields on every create, update and non-apply patch: the writing
+ * manager gets (or extends) an `Update` entry owning the fields this write
+ * changed, and every other manager loses them. A write that changes nothing
+ * leaves the entries untouched, so it stays a no-op for the store.
  */
-import type { KObject } from '../machinery/object';
-import type { ResourceDefinition } from '../machinery/resource-definition';
+import {
+  capUpdateManagers,
+  decodeManagedFields,
+  emptyManaged,
+  encodeManagedFields,
+  FieldSet,
+  isResetManagedFields,
+  Managed,
+  managerIdentifier,
+  stripUntracked,
+  updateOwnership,
+  UpdaterContext,
+} from '../machinery/managed-fields';
+import { deepEqual, KObject, ManagedFieldsEntry } from '../machinery/object';
+import { apiVersionOf, ResourceDefinition } from '../machinery/resource-definition';
+import { schemaOf } from '../machinery/schema/schema';
+import { timestamp } from './context';
 import type { WriteOptions } from './request';
 
-export function recordManagedFields(
-  _def: ResourceDefinition,
-  obj: KObject,
-  old: KObject | undefined,
-  _opts: WriteOptions,
-  _now: Date,
-  _subresource?: string,
-): void {
-  if (obj.metadata.managedFields === undefined && old?.metadata.managedFields) {
-    obj.metadata.managedFields = old.metadata.managedFields;
+export function recordManagedFields(def: ResourceDefinition, obj: KObject, old: KObject | undefined, opts: WriteOptions, now: Date, subresource?: string): void {
+  if (opts.appliedManagedFields) return;
+  const managed = baseManaged(obj.metadata.managedFields, old?.metadata.managedFields, !!subresource);
+  const version = opts.apiVersion ?? apiVersionOf(def);
+  const changed = stripUntracked(updateOwnership(withoutManagedFields(old ?? { metadata: {} }), withoutManagedFields(obj), managed.sets, updaterContext(def, subresource)));
+  if (!changed.empty()) {
+    const id = managerIdentifier({ manager: opts.fieldManager || 'unknown', operation: 'Update', apiVersion: version, subresource });
+    const prev = managed.sets.get(id);
+    managed.sets.set(id, { set: prev ? changed.union(prev.set) : changed, apiVersion: version, applied: false });
+    managed.times.set(id, timestamp(now));
   }
+  capUpdateManagers(managed);
+  setManagedFields(obj, encodeManagedFields(managed));
+}
+
+/**
+ * Which tracking a write starts from: the client's entries replace the
+ * server's when valid and non-empty (`[]` or `[{}]` reset them), except on
+ * subresources, which always keep the stored ones.
+ */
+function baseManaged(sent: ManagedFieldsEntry[] | undefined, stored: ManagedFieldsEntry[] | undefined, subresource: boolean): Managed {
+  if (!subresource) {
+    if (isResetManagedFields(sent)) return emptyManaged();
+    const fromRequest = tryDecode(sent);
+    if (fromRequest && fromRequest.sets.size > 0) return fromRequest;
+  }
+  return tryDecode(stored) ?? emptyManaged();
+}
+
+export function tryDecode(entries: ManagedFieldsEntry[] | undefined): Managed | undefined {
+  try {
+    return decodeManagedFields(entries);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Fields a write through this endpoint never owns (upstream's reset fields):
+ * the status on the main resource of a kind with a status subresource, and
+ * everything but the status on a subresource.
+ */
+export function updaterContext(def: ResourceDefinition, subresource?: string): UpdaterContext {
+  const schema = schemaOf(def.schemaRoot);
+  const status = FieldSet.of([{ field: 'status' }]);
+  if (subresource) return { schema, ignore: (s) => s.filter((p) => 'field' in p[0] && p[0].field === 'status') };
+  if (def.subresources.status) return { schema, ignore: (s) => s.recursiveDifference(status) };
+  return { schema };
+}
+
+export function withoutManagedFields(obj: KObject): KObject {
+  const { managedFields: _mf, ...metadata } = obj.metadata ?? {};
+  return { ...obj, metadata };
+}
+
+export function setManagedFields(obj: KObject, entries: ManagedFieldsEntry[] | undefined): void {
+  if (entries) obj.metadata.managedFields = entries;
+  else delete obj.metadata.managedFields;
+}
+
+/**
+ * When a write changed nothing but managedFields timestamps, keeps the
+ * stored timestamps so the write stays a no-op (upstream's
+ * IgnoreManagedFieldsTimestampsTransformer).
+ */
+export function ignoreManagedFieldsTimestamps(obj: KObject, old: KObject): void {
+  const now = obj.metadata.managedFields;
+  const before = old.metadata.managedFields;
+  if (!now || !before || now.length !== before.length) return;
+  const sameButTime = now.every((e, i) => deepEqual({ ...e, time: undefined }, { ...before[i], time: undefined }));
+  if (!sameButTime || !deepEqual(withoutManagedFields(obj), withoutManagedFields(old))) return;
+  obj.metadata.managedFields = before.map((e) => structuredClone(e));
 }

@@ -12,6 +12,8 @@ export interface WriteOptions {
   warnings: string[];
   /** The request's group/version, recorded in managedFields. */
   apiVersion?: string;
+  /** Set by server-side apply, which records its own managedFields entry (no Update entry then). */
+  appliedManagedFields?: boolean;
 }
 
 export interface DeleteOptions extends WriteOptions {

@@ -3,7 +3,17 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { openLmdbStorage, type LmdbStorage } from '../../src/adapters/lmdb';
+import { CompactedError } from '../../src/ports/storage.port';
 import { describeStorageContract } from './storage.contract';
+
+/** Polls an async condition (bounded). */
+async function until(pred: () => Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await pred())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'lmdb-contract-'));
 
@@ -25,6 +35,23 @@ describeStorageContract('lmdb', async () => {
 });
 
 describe('lmdb adapter', () => {
+  it('compacts itself to historyRetention revisions', async () => {
+    const dir = tempDir();
+    const storage = openLmdbStorage(dir, { historyRetention: 10 });
+    try {
+      let rev = await storage.create('/h/a', Buffer.from('0'));
+      for (let i = 1; i < 40; i++) rev = await storage.update('/h/a', Buffer.from(String(i)), rev);
+      await until(async () => rev - (await storage.compactedRevision()) <= 11, 'automatic compaction');
+      const compacted = await storage.compactedRevision();
+      expect(rev - compacted).toBeGreaterThanOrEqual(10);
+      await expect(storage.range('/h/', { revision: compacted - 1 })).rejects.toBeInstanceOf(CompactedError);
+      expect((await storage.range('/h/', { revision: compacted })).items[0].value.toString()).toBe(String(compacted - 1));
+    } finally {
+      await storage.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('keeps every acknowledged write and the revision counter after SIGKILL', async () => {
     const dir = tempDir();
     const child = spawn(process.execPath, [path.join(__dirname, 'lmdb-kill-writer.js'), dir], {

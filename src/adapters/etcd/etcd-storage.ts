@@ -51,6 +51,9 @@ export class EtcdStorage implements StoragePort {
       hosts: options.endpoints,
       // Keepalives detect a dead peer on long-idle watch streams; etcd's minimum ping interval is 5 s.
       grpcOptions: { 'grpc.keepalive_time_ms': 30_000, 'grpc.keepalive_timeout_ms': 10_000 },
+      // With one endpoint there is nowhere to fail over to: the library's per-host circuit
+      // breaker would only keep every call (and watch) failing for 5 s after etcd is back.
+      faultHandling: options.endpoints.length === 1 ? { host: () => passThroughPolicy } : undefined,
       ...options.clientOptions,
     });
   }
@@ -220,6 +223,14 @@ export class EtcdStorage implements StoragePort {
     return { deadline: Date.now() + (this.options.requestTimeoutMs ?? 15_000) };
   }
 }
+
+type HostPolicy = ReturnType<NonNullable<NonNullable<IOptions['faultHandling']>['host']>>;
+
+/** A cockatiel-shaped policy that just runs the call (the library only calls execute()). */
+const passThroughPolicy = {
+  execute: async <T>(fn: (context: { signal: AbortSignal }) => PromiseLike<T> | T): Promise<T> =>
+    fn({ signal: new AbortController().signal }),
+} as unknown as HostPolicy;
 
 export function openEtcdStorage(options: EtcdStorageOptions): EtcdStorage {
   return new EtcdStorage(options);

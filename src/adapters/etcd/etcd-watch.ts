@@ -22,7 +22,7 @@ import type { KeySpace } from './etcd-keys';
 type WatchStream = IDuplexStream<IWatchRequest, IWatchResponse>;
 
 const BACKOFF_START_MS = 100;
-const BACKOFF_MAX_MS = 5000;
+const BACKOFF_MAX_MS = 2000;
 
 export class EtcdWatch implements WatchHandle {
   private lastRevision: number;
@@ -61,8 +61,8 @@ export class EtcdWatch implements WatchHandle {
     let stream: WatchStream;
     try {
       stream = await this.client.watchClient.watch();
-    } catch (err) {
-      return this.reconnectLater(gen);
+    } catch {
+      return this.reconnectLater(gen); // e.g. no connection yet
     }
     if (gen !== this.generation) return closeStream(stream);
     this.stream = stream;

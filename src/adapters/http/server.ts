@@ -1,5 +1,5 @@
 /** The Express application: body limits, resources, discovery, health, version, and Status for everything else. */
-import express, { Request, Response, NextFunction } from 'express';
+import express, { Request, Response, NextFunction, RequestHandler } from 'express';
 import type { ResourceDefinition } from '../../machinery/resource-definition';
 import type { Registry } from '../../registry/registry';
 import { discoveryRouter } from './discovery';
@@ -18,6 +18,8 @@ export interface AppDeps {
   patchContentTypes: string[];
   /** Extra routers (OpenAPI, metrics) mounted before resources. */
   extraRouters?: express.Router[];
+  /** Middleware that sees every request first (metrics, request logs). */
+  middleware?: RequestHandler[];
   address: () => string;
 }
 
@@ -28,6 +30,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'extended');
+  for (const m of deps.middleware ?? []) app.use(m);
   app.use(healthRouter(deps.health));
   app.get('/version', (_req, res) => {
     res.json(deps.version);

@@ -5,7 +5,7 @@
  * takes the next revision from the meta table, updates the state table and
  * appends a log entry, all atomically. lmdb-js batches the transactions of
  * one event turn into one commit, so many concurrent writes share a sync.
- * A write resolves after its commit is flushed to disk.
+ * A write resolves after its commit is flushed to disk (durableWrites).
  */
 import { open, type RootDatabase } from 'lmdb';
 import {
@@ -177,7 +177,7 @@ export class LmdbStorage implements StoragePort {
     }
   }
 
-  /** Runs one write transaction; resolves with its revision once durable, then notifies watchers. */
+  /** Runs one write transaction; notifies watchers once committed, resolves once durable. */
   private async write(key: string, body: () => WriteOutcome): Promise<number> {
     this.assertOpen();
     // Checked up front: a put failing inside the batch would leave a taken revision without a log entry.
@@ -191,9 +191,10 @@ export class LmdbStorage implements StoragePort {
       throw err;
     }
     if (!outcome.ok) throw outcome.error;
-    if (this.options.durableWrites !== false) await this.env.flushed;
+    // Committed writes are already visible to reads, so watchers learn of them now, not after the sync.
     this.hub.committed(outcome.event);
     this.maybeAutoCompact(outcome.event.modRevision);
+    if (this.options.durableWrites !== false) await this.env.flushed;
     return outcome.event.modRevision;
   }
 
@@ -218,8 +219,14 @@ export class LmdbStorage implements StoragePort {
     if (revision - compacted <= keep + Math.max(1, Math.floor(keep / 10))) return;
     this.autoCompacting = true;
     this.compact(revision - keep)
-      .catch(() => undefined) // a failed auto-compaction is retried on a later write
-      .finally(() => (this.autoCompacting = false));
+      .then(
+        () => {
+          this.autoCompacting = false;
+          // Writes that landed meanwhile skipped their check: catch up with them.
+          if (!this.closed) this.maybeAutoCompact(readRevisions(this.tables).current);
+        },
+        () => (this.autoCompacting = false), // retried on a later write
+      );
   }
 
   private withReadTxn<T>(fn: (txn: ReturnType<RootDatabase['useReadTransaction']>) => T): T {

@@ -84,7 +84,13 @@ export class WatchHub {
     };
     this.watchers.add(w);
     setImmediate(() => this.catchUp(w));
-    return { cancel: () => this.drop(w) };
+    return {
+      cancel: () => this.drop(w),
+      // In-process and synchronous, so a caught-up watcher can say so at once.
+      requestProgress: () => {
+        if (w.active && !w.catchingUp && w.rev === this.notified) this.progress(w);
+      },
+    };
   }
 
   /** Periodic progress for idle watchers that have seen everything. */

@@ -5,9 +5,19 @@
  * server-side apply and OpenAPI.
  */
 import { JSONSchema } from 'class-validator-jsonschema';
+// Not re-exported from the package root, but part of its built decorators module.
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+const { getMetadataSchema } = require('class-validator-jsonschema/build/decorators') as { getMetadataSchema(target: object, key: string): unknown };
 
 type Extra = Record<string, unknown>;
-const add = (extra: Extra) => JSONSchema(extra as never);
+
+/** The library keeps one entry per property; merge so stacked decorators all count. */
+const add =
+  (extra: Extra) =>
+  (target: object, key?: string): void => {
+    const existing = (key ? getMetadataSchema(target, key) : getMetadataSchema((target as { prototype: object }).prototype, (target as { name: string }).name)) as Extra;
+    (JSONSchema({ ...existing, ...extra } as never) as (t: object, k?: string) => void)(target, key);
+  };
 
 export const Describe = (description: string) => add({ description });
 

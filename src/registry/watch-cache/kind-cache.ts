@@ -290,7 +290,7 @@ export class KindCache {
   /** Asks storage for progress while someone waits, when the adapter can (etcd WatchProgressRequest). */
   private startProgressRequests(): void {
     if (this.progressTimer) return;
-    const ask = () => (this.handle as { requestProgress?: () => void } | undefined)?.requestProgress?.();
+    const ask = () => this.handle?.requestProgress?.();
     ask();
     this.progressTimer = setInterval(ask, this.options.progressRequestIntervalMs);
     this.progressTimer.unref?.();

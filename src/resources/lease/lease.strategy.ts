@@ -34,11 +34,12 @@ export const leaseStrategy: Strategy = {
 
   /** Runs on every decoded body: an unparsable time is a decoding error (400), as upstream. */
   applyDefaults(obj: KObject) {
-    const spec = ensureSpec(obj);
+    const spec = ensureSpec(obj) as Record<string, unknown>;
+    // JSON null is an unset pointer upstream: it is not stored.
+    for (const [k, v] of Object.entries(spec)) if (v === null) delete spec[k];
     for (const f of timeFields) {
       const v = spec[f];
-      if (v === null) delete spec[f];
-      else if (typeof v === 'string') {
+      if (typeof v === 'string') {
         try {
           parseMicroTime(v);
         } catch (e) {

@@ -1,7 +1,7 @@
 /** PodCertificateRequest (certificates.svc.io/v1), declared for schema checks, apply and OpenAPI. */
 import { Type } from 'class-transformer';
 import { IsArray, IsInt, IsOptional, IsString, ValidateNested } from 'class-validator';
-import { ConditionSchema, ObjectMetaSchema } from '../../machinery/meta.types';
+import { ObjectMetaSchema } from '../../machinery/meta.types';
 import { Describe, Format, MergeByKey, StringMap } from '../../machinery/schema/declare';
 
 export class PcrSpec {
@@ -28,14 +28,24 @@ export class PcrSpec {
   unverifiedUserAnnotations?: Record<string, string>;
 }
 
+/** metav1.Condition, declared here because every field must carry a class-validator decorator to reach the schema. */
+export class PcrCondition {
+  @IsString() @Describe('Issued, Denied or Failed.') type!: string;
+  @IsString() @Describe('Must be True.') status!: string;
+  @IsOptional() @IsInt() @Describe('Generation the condition was set for.') observedGeneration?: number;
+  @IsString() @Format('date-time') @Describe('When the condition last changed status.') lastTransitionTime!: string;
+  @IsString() @Describe('Machine-readable reason, e.g. UnsupportedKeyType.') reason!: string;
+  @IsOptional() @IsString() @Describe('Human-readable detail.') message?: string;
+}
+
 export class PcrStatus {
   @IsOptional()
   @IsArray()
   @ValidateNested({ each: true })
-  @Type(() => ConditionSchema)
+  @Type(() => PcrCondition)
   @MergeByKey('type')
   @Describe('At most one of Issued, Denied or Failed, with status True.')
-  conditions?: ConditionSchema[];
+  conditions?: PcrCondition[];
 
   @IsOptional() @IsString() @Describe('Issued PEM certificate chain, leaf first; immutable once set.') certificateChain?: string;
   @IsOptional() @Format('date-time') @Describe('NotBefore of the leaf certificate.') notBefore?: string;

@@ -1,8 +1,8 @@
 /** PodDisruptionBudget (policy/v1), declared for schema checks, patches, apply and OpenAPI. */
 import { Type } from 'class-transformer';
 import { IsArray, IsInt, IsOptional, IsString, ValidateNested } from 'class-validator';
-import { ConditionSchema, LabelSelectorSchema, ObjectMetaSchema } from '../../machinery/meta.types';
-import { Describe, IntOrString, JSONSchema, MergeByKey, PatchReplace } from '../../machinery/schema/declare';
+import { LabelSelectorSchema, ObjectMetaSchema } from '../../machinery/meta.types';
+import { Describe, Format, IntOrString, JSONSchema, MergeByKey, PatchReplace } from '../../machinery/schema/declare';
 
 export class PdbSpec {
   @IsOptional()
@@ -26,6 +26,20 @@ export class PdbSpec {
   unhealthyPodEvictionPolicy?: string;
 }
 
+/**
+ * metav1.Condition. Declared here because the shared ConditionSchema's
+ * lastTransitionTime carries no class-validator decorator, so the schema
+ * generator leaves it out and the decoder prunes it as unknown.
+ */
+export class PdbCondition {
+  @IsString() @Describe('Kind of condition, e.g. DisruptionAllowed.') type!: string;
+  @IsString() @Describe('True, False or Unknown.') status!: string;
+  @IsOptional() @IsInt() @Describe('Generation the condition was set for.') observedGeneration?: number;
+  @IsString() @Format('date-time') lastTransitionTime!: string;
+  @IsString() @Describe('Machine-readable CamelCase cause, e.g. SufficientPods.') reason!: string;
+  @IsString() @Describe('Human-readable details.') message!: string;
+}
+
 export class PdbStatus {
   @IsOptional() @IsInt() @Describe('Generation last seen by the writer of this status.') observedGeneration?: number;
 
@@ -45,10 +59,10 @@ export class PdbStatus {
   @IsOptional()
   @IsArray()
   @ValidateNested({ each: true })
-  @Type(() => ConditionSchema)
+  @Type(() => PdbCondition)
   @MergeByKey('type')
   @Describe('Observations such as DisruptionAllowed, one per type.')
-  conditions?: ConditionSchema[];
+  conditions?: PdbCondition[];
 }
 
 export class PodDisruptionBudget {

@@ -11,6 +11,10 @@ export function cleanSecretReferences(obj: KObject): void {
 export const serviceAccountStrategy: Strategy = {
   prepareForCreate: (obj) => cleanSecretReferences(obj),
   prepareForUpdate: (obj) => cleanSecretReferences(obj),
+  applyDefaults(obj) {
+    // JSON null is an unset field upstream: it is not stored.
+    for (const f of ['automountServiceAccountToken', 'secrets', 'imagePullSecrets']) if (obj[f] === null) delete obj[f];
+  },
   // Only ObjectMeta is validated upstream; the registry does that.
   validate: () => [],
   validateUpdate: () => [],

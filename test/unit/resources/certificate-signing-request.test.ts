@@ -44,8 +44,7 @@ describe('CertificateSigningRequest definition', () => {
   });
 
   it('accepts any name except path-segment breakers', () => {
-    expect(def.validateName('Node:Foo Bar', false)).toEqual([]);
-    expect(def.validateName('a/b', false)).toEqual(["may not contain '/'"]);
+    expect([def.validateName('Node:Foo Bar', false), def.validateName('a/b', false)]).toEqual([[], ["may not contain '/'"]]);
   });
 });
 
@@ -126,12 +125,8 @@ describe('create', () => {
     expect(causes(errs).at(-1)).toEqual(cause('spec.signerName', 'FieldValueTooLong', 'Too long: may not be more than 571 bytes'));
   });
 
-  it('accepts the reserved svc.io signers', async () => {
-    expect((await runCreate(def, await csr({ signerName: 'svc.io/apiserver-client' }), ctx)).errs).toEqual([]);
-  });
-
-  it('requires expirationSeconds of at least 600', async () => {
-    expect((await runCreate(def, await csr({ expirationSeconds: 600 }), ctx)).errs).toEqual([]);
+  it('requires expirationSeconds of at least 600; accepts svc.io signers', async () => {
+    expect((await runCreate(def, await csr({ expirationSeconds: 600, signerName: 'svc.io/apiserver-client' }), ctx)).errs).toEqual([]);
     expect(causes((await runCreate(def, await csr({ expirationSeconds: 599 }), ctx)).errs)).toEqual([
       cause('spec.expirationSeconds', 'FieldValueInvalid', 'Invalid value: 599: may not specify a duration less than 600 seconds (10 minutes)'),
     ]);
@@ -145,9 +140,7 @@ describe('main-resource update', () => {
     input.spec = { ...(old.spec as object), signerName: 'other.com/x', usages: ['any'] };
     input.status = { conditions: [approved], certificate: b64((await leafPem()).pem) };
     const { obj, errs } = await runUpdate(def, input, old, ctx);
-    expect(errs).toEqual([]);
-    expect(obj.spec).toEqual(old.spec);
-    expect(obj.status).toEqual({});
+    expect([errs, obj.spec, obj.status]).toEqual([[], old.spec, {}]);
     expect(obj.metadata.labels).toEqual({ a: 'b' });
   });
 });
@@ -159,7 +152,6 @@ describe('/approval', () => {
     const { obj, errs } = await runUpdate(def, input, old, ctx, 'approval');
     expect(errs).toEqual([]);
     expect(obj.status).toEqual({ conditions: [{ ...approved, lastUpdateTime: NOW, lastTransitionTime: NOW }] });
-    expect(fixedNow.toISOString()).toBe('2026-01-02T03:04:05.000Z');
   });
 
   it('rejects Approved together with Denied', async () => {

@@ -2,6 +2,7 @@
 import 'reflect-metadata';
 import { errorText, FieldError } from '../../../src/machinery/field-errors';
 import type { KObject } from '../../../src/machinery/object';
+import { checkAndPrune } from '../../../src/machinery/schema/decode';
 import { schemaOf, propertySchema } from '../../../src/machinery/schema/schema';
 import { bumpGeneration } from '../../../src/registry/admission';
 import { podDisruptionBudgetDefinition as def } from '../../../src/resources/pod-disruption-budget';
@@ -213,6 +214,21 @@ describe('PodDisruptionBudget definition', () => {
     expect(propertySchema(spec, 'selector')).toMatchObject({ 'x-kubernetes-patch-strategy': 'replace' });
     const status = propertySchema(schemaOf(def.schemaRoot), 'status');
     expect(propertySchema(status, 'conditions')).toMatchObject({ 'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-patch-merge-key': 'type' });
+  });
+
+  test('every status field a controller writes survives decoding', () => {
+    const status = {
+      observedGeneration: 2,
+      disruptedPods: { 'web-1': '2026-01-02T03:04:05Z' },
+      disruptionsAllowed: 1,
+      currentHealthy: 2,
+      desiredHealthy: 1,
+      expectedPods: 2,
+      conditions: [{ type: 'DisruptionAllowed', status: 'True', observedGeneration: 2, lastTransitionTime: '2026-01-02T03:04:05Z', reason: 'SufficientPods', message: '' }],
+    };
+    const obj = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web' }, spec: { minAvailable: '50%', selector: {} }, status: structuredClone(status) };
+    expect(checkAndPrune(obj, schemaOf(def.schemaRoot))).toEqual({ unknownFields: [], typeErrors: [] });
+    expect(obj.status).toEqual(status);
   });
 
   test('table columns and cells as upstream', () => {

@@ -22,6 +22,11 @@ describe('ServiceAccount strategy', () => {
     strategy.prepareForUpdate!(obj, sa(), ctx);
     expect(obj.secrets).toEqual([{ name: 'token-a' }, { name: 'b' }]);
   });
+  test('JSON nulls are not stored', () => {
+    const obj = sa({ automountServiceAccountToken: null, secrets: null, imagePullSecrets: null });
+    strategy.applyDefaults!(obj, ctx);
+    expect(obj).toEqual(sa());
+  });
   test('nothing beyond metadata is validated', () => {
     expect(strategy.validate(sa({ secrets: [{}], imagePullSecrets: [{ name: '' }] }), ctx)).toEqual([]);
     expect(strategy.validateUpdate(sa({ automountServiceAccountToken: true }), sa(), ctx)).toEqual([]);

@@ -1,0 +1,95 @@
+/**
+ * Express middleware that records request metrics and one structured JSON
+ * log line per request, and the /metrics endpoint.
+ */
+import type { Request, Response, NextFunction, RequestHandler } from 'express';
+import { Router } from 'express';
+import type { ApiMetrics } from './metrics';
+
+export interface RequestInfo {
+  verb: string;
+  group: string;
+  version: string;
+  resource: string;
+  subresource: string;
+  scope: string;
+  component: string;
+}
+
+/** Kubernetes request info from a URL: the verb as upstream names it, and the resource it addresses. */
+export function requestInfo(method: string, path: string, query: Record<string, unknown>): RequestInfo {
+  const parts = path.split('/').filter(Boolean);
+  const info: RequestInfo = { verb: method.toUpperCase(), group: '', version: '', resource: '', subresource: '', scope: '', component: 'apiserver' };
+  let rest: string[];
+  if (parts[0] === 'api' && parts.length >= 2) {
+    info.version = parts[1];
+    rest = parts.slice(2);
+  } else if (parts[0] === 'apis' && parts.length >= 3) {
+    info.group = parts[1];
+    info.version = parts[2];
+    rest = parts.slice(3);
+  } else return info;
+  let watchPath = false;
+  if (rest[0] === 'watch') {
+    watchPath = true;
+    rest = rest.slice(1);
+  }
+  let namespaced = false;
+  if (rest[0] === 'namespaces' && rest.length >= 3) {
+    namespaced = true;
+    rest = rest.slice(2);
+  }
+  info.resource = rest[0] ?? '';
+  const name = rest[1];
+  info.subresource = rest[2] ?? '';
+  info.scope = name ? 'resource' : namespaced ? 'namespace' : 'cluster';
+  const watching = watchPath || ['1', 'true', 't'].includes(String(query.watch ?? ''));
+  const verbs: Record<string, string> = { GET: name ? 'GET' : 'LIST', POST: 'POST', PUT: 'PUT', PATCH: 'PATCH', DELETE: name ? 'DELETE' : 'DELETECOLLECTION' };
+  info.verb = watching && method === 'GET' ? 'WATCH' : (verbs[method] ?? method);
+  return info;
+}
+
+export function metricsMiddleware(metrics: ApiMetrics, log: (level: string, msg: string, extra?: object) => void): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const started = process.hrtime.bigint();
+    const info = requestInfo(req.method, req.path, req.query as Record<string, unknown>);
+    const isResource = info.resource !== '';
+    const labels = { ...info };
+    const kind = ['GET', 'LIST', 'WATCH'].includes(info.verb) ? 'readOnly' : 'mutating';
+    const long = info.verb === 'WATCH';
+    if (long) metrics.longrunning.inc(labels);
+    else metrics.inflight.inc({ request_kind: kind });
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      if (long) metrics.longrunning.dec(labels);
+      else metrics.inflight.dec({ request_kind: kind });
+      if (isResource) {
+        metrics.requests.inc({ ...labels, code: String(res.statusCode) });
+        if (!long) metrics.duration.observe(labels, seconds);
+      }
+      log('info', 'request', {
+        method: req.method,
+        path: req.originalUrl,
+        user: 'system:admin',
+        userAgent: req.get('user-agent'),
+        status: res.statusCode,
+        latencyMs: Math.round(seconds * 1e6) / 1e3,
+      });
+    };
+    res.on('finish', finish);
+    res.on('close', finish);
+    next();
+  };
+}
+
+export function metricsRouter(metrics: ApiMetrics): Router {
+  const router = Router();
+  router.get('/metrics', async (_req, res) => {
+    res.setHeader('Content-Type', metrics.registry.contentType);
+    res.end(await metrics.registry.metrics());
+  });
+  return router;
+}

@@ -1,0 +1,33 @@
+/** A StoragePort decorator that times every call into etcd_request_duration_seconds. */
+import type { StoragePort } from '../../ports/storage.port';
+import type { ApiMetrics } from './metrics';
+
+/** `/group/plural/...` or `/plural/...` → the resource part, as upstream's `type` label. */
+function typeOf(key: string): string {
+  const parts = key.split('/').filter(Boolean);
+  return parts.length > 1 && parts[0].includes('.') ? `${parts[1]}.${parts[0]}` : (parts[0] ?? '');
+}
+
+export function instrumentStorage(storage: StoragePort, metrics: ApiMetrics): StoragePort {
+  const time = async <T>(operation: string, key: string, fn: () => Promise<T>): Promise<T> => {
+    const end = metrics.etcdDuration.startTimer({ operation, type: typeOf(key) });
+    try {
+      return await fn();
+    } finally {
+      end();
+    }
+  };
+  return {
+    currentRevision: () => time('getCurrentResourceVersion', '', () => storage.currentRevision()),
+    get: (key) => time('get', key, () => storage.get(key)),
+    range: (prefix, options) => time('listWithCount', prefix, () => storage.range(prefix, options)),
+    create: (key, value) => time('create', key, () => storage.create(key, value)),
+    update: (key, value, rev) => time('update', key, () => storage.update(key, value, rev)),
+    delete: (key, rev) => time('delete', key, () => storage.delete(key, rev)),
+    watch: (prefix, from, callbacks) => storage.watch(prefix, from, callbacks),
+    compact: (rev) => time('compact', '', () => storage.compact(rev)),
+    compactedRevision: () => storage.compactedRevision(),
+    ping: () => storage.ping(),
+    close: () => storage.close(),
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * A set of field paths stored as a tree: at each level the elements that
+ * are members themselves, and the elements under which deeper members live.
+ * An element can be both (a map added as a whole plus its entries). The set
+ * operations are structured-merge-diff's: Difference is path-by-path,
+ * RecursiveDifference also drops everything below a removed member.
+ */
+import { compareElements, Path, PathElement, serializeElement } from './path';
+
+interface Child {
+  pe: PathElement;
+  set: FieldSet;
+}
+
+export class FieldSet {
+  readonly members = new Map<string, PathElement>();
+  readonly children = new Map<string, Child>();
+
+  static of(...paths: Path[]): FieldSet {
+    const s = new FieldSet();
+    for (const p of paths) s.insert(p);
+    return s;
+  }
+
+  insert(p: Path): void {
+    if (p.length === 0) return;
+    let s: FieldSet = this;
+    for (let i = 0; i < p.length - 1; i++) s = s.descend(p[i]);
+    s.members.set(serializeElement(p[p.length - 1]), p[p.length - 1]);
+  }
+
+  /** The child set under `pe`, created when missing. */
+  descend(pe: PathElement): FieldSet {
+    const k = serializeElement(pe);
+    let c = this.children.get(k);
+    if (!c) {
+      c = { pe, set: new FieldSet() };
+      this.children.set(k, c);
+    }
+    return c.set;
+  }
+
+  has(p: Path): boolean {
+    if (p.length === 0) return false;
+    let s: FieldSet | undefined = this;
+    for (let i = 0; i < p.length - 1 && s; i++) s = s.children.get(serializeElement(p[i]))?.set;
+    return !!s && s.members.has(serializeElement(p[p.length - 1]));
+  }
+
+  /** The set below `pe` (empty when there is none). */
+  withPrefix(pe: PathElement): FieldSet {
+    return this.children.get(serializeElement(pe))?.set ?? new FieldSet();
+  }
+
+  empty(): boolean {
+    if (this.members.size > 0) return false;
+    for (const c of this.children.values()) if (!c.set.empty()) return false;
+    return true;
+  }
+
+  size(): number {
+    let n = this.members.size;
+    for (const c of this.children.values()) n += c.set.size();
+    return n;
+  }
+
+  union(o: FieldSet): FieldSet {
+    const out = new FieldSet();
+    for (const [k, pe] of this.members) out.members.set(k, pe);
+    for (const [k, pe] of o.members) out.members.set(k, pe);
+    for (const [k, c] of this.children) out.children.set(k, { pe: c.pe, set: c.set.union(o.children.get(k)?.set ?? new FieldSet()) });
+    for (const [k, c] of o.children) if (!this.children.has(k)) out.children.set(k, { pe: c.pe, set: c.set.union(new FieldSet()) });
+    return out;
+  }
+
+  intersection(o: FieldSet): FieldSet {
+    const out = new FieldSet();
+    for (const [k, pe] of this.members) if (o.members.has(k)) out.members.set(k, pe);
+    for (const [k, c] of this.children) {
+      const other = o.children.get(k);
+      if (!other) continue;
+      const s = c.set.intersection(other.set);
+      if (!s.empty()) out.children.set(k, { pe: c.pe, set: s });
+    }
+    return out;
+  }
+
+  /** Removes the paths of `o`, one by one (a member of `o` does not remove what lies below it). */
+  difference(o: FieldSet): FieldSet {
+    const out = new FieldSet();
+    for (const [k, pe] of this.members) if (!o.members.has(k)) out.members.set(k, pe);
+    for (const [k, c] of this.children) {
+      const other = o.children.get(k);
+      const s = other ? c.set.difference(other.set) : c.set.union(new FieldSet());
+      if (!s.empty()) out.children.set(k, { pe: c.pe, set: s });
+    }
+    return out;
+  }
+
+  /** Removes the paths of `o` and everything below its members. */
+  recursiveDifference(o: FieldSet): FieldSet {
+    const out = new FieldSet();
+    for (const [k, pe] of this.members) if (!o.members.has(k)) out.members.set(k, pe);
+    for (const [k, c] of this.children) {
+      if (o.members.has(k)) continue;
+      const other = o.children.get(k);
+      const s = other ? c.set.recursiveDifference(other.set) : c.set.union(new FieldSet());
+      if (!s.empty()) out.children.set(k, { pe: c.pe, set: s });
+    }
+    return out;
+  }
+
+  equals(o: FieldSet): boolean {
+    return this.difference(o).empty() && o.difference(this).empty();
+  }
+
+  /** Members sorted, then each child's paths in element order (upstream's Iterate). */
+  paths(prefix: Path = []): Path[] {
+    const out: Path[] = [];
+    for (const pe of [...this.members.values()].sort(compareElements)) out.push([...prefix, pe]);
+    for (const c of [...this.children.values()].sort((a, b) => compareElements(a.pe, b.pe))) out.push(...c.set.paths([...prefix, c.pe]));
+    return out;
+  }
+
+  /** Keeps only the paths `keep` accepts (each path is judged on its own). */
+  filter(keep: (p: Path) => boolean): FieldSet {
+    return FieldSet.of(...this.paths().filter(keep));
+  }
+}

@@ -1,0 +1,75 @@
+/** The cache's event window, key index and relist diff: pure data structures. */
+import { CacheEvent, EventLog } from '../../../src/registry/watch-cache/event-log';
+import { KeyIndex } from '../../../src/registry/watch-cache/key-index';
+import { CachedObject } from '../../../src/registry/watch-cache/cached-object';
+import { diffToEvents } from '../../../src/registry/watch-cache/resync';
+
+const obj = (key: string, rev: number) => new CachedObject(key, rev, Buffer.from(`{"metadata":{"name":"x","resourceVersion":"${rev}"}}`), undefined, undefined, {});
+const put = (rev: number, time = 0) => new CacheEvent('ADDED', rev, `/k/${rev}`, obj(`/k/${rev}`, rev), undefined, time);
+
+describe('EventLog', () => {
+  test('keeps at least minEvents, and everything inside the time window', () => {
+    let now = 0;
+    const log = new EventLog(10, { windowMs: 1000, minEvents: 3, maxEvents: 100 }, () => now);
+    for (let r = 11; r <= 20; r++) log.append(put(r, r * 10)); // times 110..200
+    now = 1150; // events older than t=150 are outside the window
+    log.trim();
+    expect(log.length).toBe(6); // t=150 (r=15) is the first still inside
+    expect(log.startRev).toBe(15 - 1);
+    now = 10_000;
+    log.trim();
+    expect(log.length).toBe(3);
+    expect(log.startRev).toBe(17);
+  });
+
+  test('sequence numbers survive trimming; evicted positions are reported', () => {
+    const log = new EventLog(0, { windowMs: 0, minEvents: 2, maxEvents: 2 }, () => 1e9);
+    for (let r = 1; r <= 5; r++) log.append(put(r));
+    const seq = log.seqAfter(3);
+    expect(log.at(seq)?.rev).toBe(4);
+    log.trim();
+    expect(log.evicted(0)).toBe(true);
+    expect(log.at(seq)?.rev).toBe(4);
+    expect(log.seqAfter(0)).toBe(3);
+    expect(log.endSeq).toBe(5);
+  });
+
+  test('frames are encoded once and DELETED carries the deletion revision', () => {
+    const prev = obj('/k/a', 3);
+    const del = new CacheEvent('DELETED', 7, '/k/a', undefined, prev, 0);
+    const f = del.frame('DELETED');
+    expect(del.frame('DELETED')).toBe(f);
+    expect(JSON.parse(f.toString())).toEqual({ type: 'DELETED', object: { metadata: { name: 'x', resourceVersion: '7' } } });
+  });
+});
+
+describe('KeyIndex', () => {
+  test('sorted ranges after adds and removes', () => {
+    const live = new Set<string>();
+    const idx = new KeyIndex((k) => live.has(k));
+    const add = (k: string) => {
+      live.add(k);
+      idx.add(k);
+    };
+    ['/a/c', '/a/a', '/b/x', '/a/b'].forEach(add);
+    let r = idx.range('/a/', '/a0');
+    expect(r.keys.slice(r.from, r.to)).toEqual(['/a/a', '/a/b', '/a/c']);
+    live.delete('/a/b');
+    idx.remove();
+    add('/a/0');
+    add('/a/b'); // re-created
+    live.delete('/a/c');
+    idx.remove();
+    r = idx.range('/a/', '/a0');
+    expect(r.keys.slice(r.from, r.to)).toEqual(['/a/0', '/a/a', '/a/b']);
+  });
+});
+
+describe('diffToEvents', () => {
+  test('changed and new objects at their revision, deletions at the list revision', () => {
+    const before = new Map([['/k/a', obj('/k/a', 2)], ['/k/b', obj('/k/b', 3)], ['/k/c', obj('/k/c', 4)]]);
+    const after = new Map([['/k/a', obj('/k/a', 2)], ['/k/b', obj('/k/b', 9)], ['/k/d', obj('/k/d', 7)]]);
+    const events = diffToEvents(before, 5, after, 10, 0);
+    expect(events.map((e) => `${e.type} ${e.key} ${e.rev}`)).toEqual(['ADDED /k/d 7', 'MODIFIED /k/b 9', 'DELETED /k/c 10']);
+  });
+});
