@@ -71,7 +71,12 @@ export function assemble(opts: AssembleOptions): Assembled {
   const watch = new WatchStreamServer(cache, opts.watchStream);
   const registry = new Registry(definitions, { storage, clock: systemClock, crypto: new WebCryptoAdapter(), gates }, new CachedReadPath(cache, storage));
   const compactor = startCompactor(storage, (opts.compactionIntervalSeconds ?? 0) * 1000, (msg, extra) => log('info', msg, extra));
-  const patchContentTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'];
+  const patchContentTypes = [
+    'application/json-patch+json',
+    'application/merge-patch+json',
+    'application/strategic-merge-patch+json',
+    'application/apply-patch+yaml',
+  ];
   let shuttingDown = false;
   const storageCheck = { name: 'etcd', check: () => storage.ping() };
   let server: Server | undefined;

@@ -63,7 +63,7 @@ export class ConditionSchema {
   @IsString() type!: string;
   @IsString() status!: string;
   @IsOptional() @IsInt() observedGeneration?: number;
-  @Format('date-time') lastTransitionTime!: string;
+  @IsString() @Format('date-time') lastTransitionTime!: string;
   @IsString() reason!: string;
   @IsString() message!: string;
 }

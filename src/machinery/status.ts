@@ -93,6 +93,9 @@ export const errors = {
   conflict: (r: ResourceRef, name: string, why: string) =>
     failure(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(r)} "${name}": ${why}`, withGroup(r, name)),
 
+  /** A conflicting server-side apply: causes only, no name or kind in details (upstream NewApplyConflict). */
+  applyConflict: (message: string, causes: StatusCause[]) => failure(409, 'Conflict', message, { causes }),
+
   staleResourceVersion: (r: ResourceRef, name: string) =>
     errors.conflict(r, name, 'the object has been modified; please apply your changes to the latest version and try again'),
 

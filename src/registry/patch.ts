@@ -2,8 +2,9 @@
  * PATCH: the patch is applied to the current object inside the update loop,
  * so a race re-applies it to the fresh object instead of failing.
  */
-import { errors } from '../machinery/status';
-import { KObject } from '../machinery/object';
+import { ApiError, errors } from '../machinery/status';
+import { isPlainObject, KObject } from '../machinery/object';
+import { goJson } from '../machinery/managed-fields';
 import { schemaOf } from '../machinery/schema/schema';
 import { ResourceDefinition } from '../machinery/resource-definition';
 import { applyJsonPatch } from '../machinery/patch/json-patch';
@@ -64,19 +65,36 @@ function stripForPatch(old: KObject): KObject {
   return structuredClone(old);
 }
 
-/** Unknown fields in a patched object: Strict rejects with upstream's patch-flavoured 422. */
+/**
+ * Unknown fields of the patched object and duplicate keys of the patch, per
+ * fieldValidation (apimachinery.md §6): Strict rejects with upstream's 422 on
+ * the `patch` field, Warn adds warnings, Ignore drops them silently. A patched
+ * object of the wrong shape is the same 422 whatever the directive.
+ */
 function admitPatched(admitBody: AdmitBody, def: ResourceDefinition, patched: unknown, req: PatchRequest, opts: WriteOptions, warnings: string[]): KObject {
+  // Upstream shows the patched object (JSON and merge patches) or the patch map (strategic merge) as the bad value.
+  const badValue = req.type === 'strategic' ? goMapString(req.body) : goJson(patched);
+  const invalid = (detail: string) => errors.invalid({ group: '', kind: '' }, '', [{ type: 'FieldValueInvalid', field: 'patch', badValue, detail }]);
+  const unknown: string[] = [];
+  let obj: KObject;
   try {
-    return admitBody(def, { object: patched, duplicateFields: req.duplicateFields }, opts.fieldValidation, warnings);
+    obj = admitBody(def, { object: patched, duplicateFields: [] }, opts.fieldValidation === 'Ignore' ? 'Ignore' : 'Warn', unknown);
   } catch (e) {
-    const msg = (e as Error).message;
-    const marker = 'strict decoding error: ';
-    const at = msg.indexOf(marker);
-    if (at >= 0) {
-      throw errors.invalid({ group: '', kind: '' }, '', [
-        { type: 'FieldValueInvalid', field: 'patch', badValue: JSON.stringify(req.body), detail: msg.slice(at) },
-      ]);
-    }
+    if (e instanceof ApiError && e.code === 400) throw invalid(e.message);
     throw e;
   }
+  if (opts.fieldValidation === 'Ignore') return obj;
+  const prefix = req.type === 'json' ? 'json patch ' : '';
+  const problems = [...req.duplicateFields.map((f) => `${prefix}duplicate field "${f}"`), ...unknown];
+  if (problems.length && opts.fieldValidation === 'Strict') throw invalid(`strict decoding error: ${problems.join(', ')}`);
+  warnings.push(...problems);
+  return obj;
+}
+
+/** Go's %+v of a decoded JSON map: `map[data:map[a:b] list:[1 2]]`, keys sorted. */
+function goMapString(v: unknown): string {
+  if (v === null || v === undefined) return '<nil>';
+  if (Array.isArray(v)) return `[${v.map(goMapString).join(' ')}]`;
+  if (isPlainObject(v)) return `map[${Object.keys(v).sort().map((k) => `${k}:${goMapString(v[k])}`).join(' ')}]`;
+  return String(v);
 }

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { errors } from '../machinery/status';
-import { KObject } from '../machinery/object';
+import { KObject, deepEqual } from '../machinery/object';
 import { ResourceDefinition } from '../machinery/resource-definition';
 import { KeyExistsError, KeyNotFoundError, KeyValue, RevisionMismatchError } from '../ports/storage.port';
 import {
@@ -22,7 +22,8 @@ import { RegistryDeps, resourceRef, strategyContext, timestamp } from './context
 import { objectKey } from './keys';
 import { generateName, generateNameAttempts } from './names';
 import { WriteOptions } from './request';
-import { recordManagedFields } from './managed-fields';
+import { ignoreManagedFieldsTimestamps, recordManagedFields } from './managed-fields';
+import { isResetManagedFields } from '../machinery/managed-fields';
 
 /** Produces the new version of an object from the stored one (undefined when absent). */
 export type UpdateFn = (old: KObject | undefined) => Promise<KObject>;
@@ -85,6 +86,7 @@ export class ResourceStore {
     def.strategy.applyDefaults?.(obj, ctx);
     const generate = !meta.name && !!meta.generateName;
     if (generate) meta.name = generateName(meta.generateName!);
+    resetManagedFieldsRequest(obj);
     await validateCreate(def, obj, ctx);
     if (clientRV && !opts.dryRun) throw errors.untyped('resourceVersion should not be set on objects to be created');
     def.strategy.canonicalize?.(obj);
@@ -192,14 +194,17 @@ export class ResourceStore {
         def.strategy.applyDefaults?.(obj, ctx);
         bumpGeneration(def, obj, old);
       }
+      resetManagedFieldsRequest(obj);
       await validateUpdate(def, obj, old, ctx, subresource);
       def.strategy.canonicalize?.(obj);
       recordManagedFields(def, obj, old, opts, this.deps.clock.now(), subresource);
       obj.metadata.resourceVersion = old.metadata.resourceVersion;
+      ignoreManagedFieldsTimestamps(obj, old);
 
       const finalizing = !!obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length);
       const encoded = encodeForStorage(obj);
-      if (!finalizing && encoded.equals(encodeForStorage(old))) return { object: old, created: false };
+      // Unchanged content (key order aside) is not written: no new resourceVersion, no watch event.
+      if (!finalizing && sameStored(encoded, encodeForStorage(old))) return { object: old, created: false };
       if (opts.dryRun) return { object: obj, created: false };
       try {
         if (finalizing) {
@@ -219,6 +224,15 @@ export class ResourceStore {
     }
     throw errors.conflict(this.ref, name, 'too many concurrent updates; please try again');
   }
+}
+
+function sameStored(a: Buffer, b: Buffer): boolean {
+  return a.equals(b) || deepEqual(JSON.parse(a.toString('utf8')), JSON.parse(b.toString('utf8')));
+}
+
+/** `[{}]` resets tracking like `[]` (upstream); normalized before validation, which would reject the empty entry. */
+function resetManagedFieldsRequest(obj: KObject): void {
+  if (isResetManagedFields(obj.metadata.managedFields)) obj.metadata.managedFields = [];
 }
 
 function safeDecode(kv: KeyValue): KObject | undefined {

@@ -3,8 +3,23 @@
  * dotted paths (`metadata.labels.a`) as upstream's strict decoder does.
  */
 export function findDuplicateKeys(text: string): string[] {
+  return scanDuplicateKeys(text).map((d) => d.path);
+}
+
+/** Duplicates as go-yaml reports them when it reads JSON: `line 3: key "a" already set in map`. */
+export function duplicateKeyLines(text: string): string[] {
+  return scanDuplicateKeys(text).map((d) => `line ${text.slice(0, d.offset).split('\n').length}: key ${JSON.stringify(d.key)} already set in map`);
+}
+
+interface Duplicate {
+  path: string;
+  key: string;
+  offset: number;
+}
+
+function scanDuplicateKeys(text: string): Duplicate[] {
   if (!text.includes('"')) return [];
-  const found: string[] = [];
+  const found: Duplicate[] = [];
   const stack: Array<{ keys: Set<string> | null; path: string; pendingKey?: string }> = [];
   let i = 0;
   const readString = (): string => {
@@ -37,11 +52,12 @@ export function findDuplicateKeys(text: string): string[] {
       expectKey = stack[stack.length - 1]?.keys !== null;
       i++;
     } else if (c === '"') {
+      const offset = i;
       const s = readString();
       const top = stack[stack.length - 1];
       if (expectKey && top && top.keys) {
         const path = top.path ? `${top.path}.${s}` : s;
-        if (top.keys.has(s)) found.push(path);
+        if (top.keys.has(s)) found.push({ path, key: s, offset });
         top.keys.add(s);
         top.pendingKey = s;
         expectKey = false;

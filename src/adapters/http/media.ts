@@ -4,7 +4,7 @@
  */
 import yaml from 'js-yaml';
 import { errors } from '../../machinery/status';
-import { findDuplicateKeys } from './json-duplicates';
+import { duplicateKeyLines, findDuplicateKeys } from './json-duplicates';
 import { decodeKubernetesProtobuf } from './protobuf';
 
 export type ResponseFormat = 'json' | 'yaml' | 'table' | 'table-v1beta1' | 'partial-metadata' | 'partial-metadata-list';
@@ -98,7 +98,8 @@ export function decodeJson(body: Buffer): DecodedRequestBody {
 export function decodeYaml(body: Buffer): DecodedRequestBody {
   const text = body.toString('utf8');
   try {
-    return { object: yaml.load(text), duplicateFields: [] };
+    // CORE_SCHEMA: timestamps stay strings, as sigs.k8s.io/yaml leaves them.
+    return { object: yaml.load(text, { schema: yaml.CORE_SCHEMA }), duplicateFields: [] };
   } catch (e) {
     const err = e as yaml.YAMLException;
     if (!/duplicate|duplicated mapping key/i.test(err.message)) throw errors.badRequest(`error decoding YAML: ${err.reason ?? err.message}`);
@@ -107,10 +108,11 @@ export function decodeYaml(body: Buffer): DecodedRequestBody {
   const duplicates: string[] = [];
   let object: unknown;
   try {
-    object = yaml.load(text, { json: true });
+    object = yaml.load(text, { json: true, schema: yaml.CORE_SCHEMA });
   } catch (e) {
     throw errors.badRequest(`error decoding YAML: ${(e as yaml.YAMLException).reason ?? (e as Error).message}`);
   }
+  if (text.trimStart().startsWith('{')) return { object, duplicateFields: duplicateKeyLines(text) };
   const lines = text.split('\n');
   const seen = new Map<string, number>();
   lines.forEach((line, i) => {

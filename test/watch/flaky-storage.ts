@@ -1,0 +1,67 @@
+/**
+ * A StoragePort decorator that can cut the cache off from its storage
+ * watches: while `dropping`, watch events and progress are swallowed (a
+ * disconnected stream); `compactWatches()` then ends every watch with
+ * CompactedError, as etcd does when history was compacted meanwhile.
+ */
+import {
+  CompactedError,
+  type RangeOptions,
+  type StoragePort,
+  type WatchCallbacks,
+  type WatchHandle,
+} from '../../src/ports/storage.port';
+
+interface Tap {
+  callbacks: WatchCallbacks;
+  inner: WatchHandle;
+  dead: boolean;
+}
+
+export class FlakyStorage implements StoragePort {
+  dropping = false;
+  private readonly taps = new Set<Tap>();
+
+  constructor(readonly inner: StoragePort) {}
+
+  currentRevision = () => this.inner.currentRevision();
+  get = (key: string) => this.inner.get(key);
+  range = (prefix: string, options?: RangeOptions) => this.inner.range(prefix, options);
+  create = (key: string, value: Buffer) => this.inner.create(key, value);
+  update = (key: string, value: Buffer, rev: number) => this.inner.update(key, value, rev);
+  delete = (key: string, rev: number) => this.inner.delete(key, rev);
+  compact = (rev: number) => this.inner.compact(rev);
+  compactedRevision = () => this.inner.compactedRevision();
+  ping = () => this.inner.ping();
+  close = () => this.inner.close();
+
+  watch(prefix: string, fromRevision: number, callbacks: WatchCallbacks): WatchHandle {
+    const tap: Tap = { callbacks, inner: undefined as unknown as WatchHandle, dead: false };
+    tap.inner = this.inner.watch(prefix, fromRevision, {
+      onEvents: (events) => !this.dropping && !tap.dead && callbacks.onEvents(events),
+      onProgress: (rev) => !this.dropping && !tap.dead && callbacks.onProgress?.(rev),
+      onError: (err) => !tap.dead && callbacks.onError(err),
+    });
+    this.taps.add(tap);
+    return {
+      cancel: () => {
+        tap.dead = true;
+        this.taps.delete(tap);
+        tap.inner.cancel();
+      },
+      requestProgress: () => {
+        if (!this.dropping) tap.inner.requestProgress?.();
+      },
+    };
+  }
+
+  compactWatches(): void {
+    this.dropping = false;
+    for (const tap of [...this.taps]) {
+      tap.dead = true;
+      this.taps.delete(tap);
+      tap.inner.cancel();
+      tap.callbacks.onError(new CompactedError(0, 0));
+    }
+  }
+}
