@@ -135,7 +135,13 @@ async function main(): Promise<void> {
   }
   const log = logger(config.logLevel);
   const storage = openStorageFor(config);
-  const assembled = assemble({ storage, gates: config.featureGates, log, compactionIntervalSeconds: config.etcdCompactionIntervalSeconds });
+  const assembled = assemble({
+    storage,
+    gates: config.featureGates,
+    log,
+    compactionIntervalSeconds: config.etcdCompactionIntervalSeconds,
+    watchStream: { minRequestTimeoutSeconds: config.minRequestTimeoutSeconds },
+  });
   assembled.server.listen(config.port, config.bindAddress, () => {
     log('info', 'serving', {
       address: `http://${config.bindAddress}:${config.port}`,

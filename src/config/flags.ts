@@ -11,6 +11,8 @@ export interface ServerConfig {
   etcdServers: string[];
   etcdPrefix: string;
   etcdCompactionIntervalSeconds: number;
+  /** Watches without timeoutSeconds end after a random time in [this, 2x this). */
+  minRequestTimeoutSeconds: number;
   featureGates: FeatureGates;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
@@ -22,6 +24,7 @@ const usage = `Usage: node dist/main.js [flags]
   --etcd-servers URL[,URL]           use etcd at these URLs instead of the embedded store
   --etcd-prefix PREFIX               key prefix in etcd (default /registry)
   --etcd-compaction-interval SECONDS compaction period, 0 disables (default 300; also accepts 5m, 30s)
+  --min-request-timeout SECONDS      watches without timeoutSeconds end after [this, 2x) (default 1800)
   --feature-gates Name=true,...      feature gates (spec section 9)
   --log-level LEVEL                  debug|info|warn|error (default info)`;
 
@@ -48,7 +51,7 @@ export function parseFlags(argv: string[]): ServerConfig {
       i++;
     }
   }
-  const known = ['bind-address', 'port', 'data-dir', 'etcd-servers', 'etcd-prefix', 'etcd-compaction-interval', 'feature-gates', 'log-level'];
+  const known = ['bind-address', 'port', 'data-dir', 'etcd-servers', 'etcd-prefix', 'etcd-compaction-interval', 'min-request-timeout', 'feature-gates', 'log-level'];
   for (const k of values.keys()) if (!known.includes(k)) throw new FlagError(`unknown flag: --${k}\n${usage}`);
   const port = Number(values.get('port') ?? '8080');
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new FlagError(`invalid --port ${values.get('port')}`);
@@ -67,6 +70,7 @@ export function parseFlags(argv: string[]): ServerConfig {
     etcdServers: (values.get('etcd-servers') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     etcdPrefix: values.get('etcd-prefix') ?? '/registry',
     etcdCompactionIntervalSeconds: durationSeconds(values.get('etcd-compaction-interval') ?? '300'),
+    minRequestTimeoutSeconds: Math.max(1, durationSeconds(values.get('min-request-timeout') ?? '1800')),
     featureGates,
     logLevel,
   };

@@ -10,12 +10,16 @@ export function encodeForStorage(obj: KObject): Buffer {
   return Buffer.from(JSON.stringify({ ...obj, metadata: meta }));
 }
 
+/** A stored value that does not decode; worded as upstream's corrupt-object StorageError. */
 export class CorruptObjectError extends Error {
   constructor(
     readonly key: string,
     cause: unknown,
+    readonly revision = 0,
   ) {
-    super(`failed to decode object stored at ${key}: ${(cause as Error)?.message ?? cause}`);
+    super(
+      `StorageError: corrupt object, Code: 7, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: object not decodable revision=${revision}: ${(cause as Error)?.message ?? cause}`,
+    );
   }
 }
 
@@ -24,10 +28,10 @@ export function decodeStored(value: Buffer, modRevision: number, key = ''): KObj
   try {
     obj = JSON.parse(value.toString('utf8')) as KObject;
   } catch (e) {
-    throw new CorruptObjectError(key, e);
+    throw new CorruptObjectError(key, e, modRevision);
   }
   if (typeof obj !== 'object' || obj === null || typeof obj.metadata !== 'object' || obj.metadata === null) {
-    throw new CorruptObjectError(key, new Error('not an object with metadata'));
+    throw new CorruptObjectError(key, new Error('not an object with metadata'), modRevision);
   }
   obj.metadata.resourceVersion = String(modRevision);
   return obj;

@@ -1,11 +1,12 @@
 /**
  * DELETE of one object: preconditions, garbage-collection finalizers, the
  * finalizer-held path (set deletionTimestamp, keep the object) and the real
- * delete, as upstream's Store.Delete.
+ * delete, as upstream's Store.Delete; plus the unsafe delete of an object
+ * that no longer decodes (ignoreStoreReadErrorWithClusterBreakingPotential).
  */
 import { errors, successStatus, Status } from '../machinery/status';
 import { KObject } from '../machinery/object';
-import { KeyNotFoundError, RevisionMismatchError } from '../ports/storage.port';
+import { KeyNotFoundError, KeyValue, RevisionMismatchError } from '../ports/storage.port';
 import { CorruptObjectError, decodeKeyValue, encodeForStorage } from './codec';
 import { timestamp } from './context';
 import { DeleteOptions } from './request';
@@ -22,15 +23,20 @@ export interface DeleteResult {
   deleted: boolean;
 }
 
-/** Applies the propagation policy to the finalizer list, as upstream's deletion GC handling. */
-function gcFinalizers(current: string[], opts: DeleteOptions): string[] {
-  const others = current.filter((f) => f !== orphanFinalizer && f !== foregroundFinalizer);
+/**
+ * The finalizer list after applying the propagation policy (upstream's
+ * deletionFinalizersForGarbageCollection): an explicit policy wins, else an
+ * existing orphan/foregroundDeletion finalizer stays; the default is Background.
+ */
+export function gcFinalizers(current: string[], opts: Pick<DeleteOptions, 'propagationPolicy' | 'orphanDependents'>): string[] {
   let policy = opts.propagationPolicy;
-  if (!policy && opts.orphanDependents !== undefined) policy = opts.orphanDependents ? 'Orphan' : 'Background';
+  if (opts.orphanDependents !== undefined) policy = opts.orphanDependents ? 'Orphan' : 'Background';
   if (!policy) return current;
-  if (policy === 'Orphan') return [...others, orphanFinalizer];
-  if (policy === 'Foreground') return [...others, foregroundFinalizer];
-  return others;
+  const next = current.filter((f) => f !== orphanFinalizer && f !== foregroundFinalizer);
+  if (policy === 'Orphan') next.push(orphanFinalizer);
+  if (policy === 'Foreground') next.push(foregroundFinalizer);
+  const same = next.length === current.length && next.every((f) => current.includes(f));
+  return same ? current : next;
 }
 
 export async function deleteObject(store: ResourceStore, namespace: string | undefined, name: string, opts: DeleteOptions): Promise<DeleteResult> {
@@ -46,22 +52,31 @@ export async function deleteObject(store: ResourceStore, namespace: string | und
       old = decodeKeyValue(current);
     } catch (e) {
       if (!(e instanceof CorruptObjectError)) throw e;
-      if (!opts.ignoreStoreReadErrorWithClusterBreakingPotential) {
-        throw errors.internal(`${e.message}; the object can be deleted with ignoreStoreReadErrorWithClusterBreakingPotential=true (unsafe: skips finalizers and preconditions)`);
-      }
-      if (!opts.dryRun) await storage.delete(key, current.modRevision).catch(() => undefined);
-      return { code: 200, body: successStatus({ name, ...(def.group ? { group: def.group } : {}), kind: def.plural }), object: { metadata: { name } }, deleted: true };
+      if (!opts.ignoreStoreReadErrorWithClusterBreakingPotential) throw errors.internal(e.message);
+      return unsafeDelete(store, key, current, name);
+    }
+    if (opts.ignoreStoreReadErrorWithClusterBreakingPotential) {
+      throw errors.invalid({ group: def.group, kind: def.plural }, name, [
+        {
+          type: 'FieldValueInvalid',
+          field: 'ignoreStoreReadErrorWithClusterBreakingPotential',
+          badValue: true,
+          detail: 'is exclusively used to delete corrupt object(s), try again by removing this option',
+        },
+      ]);
     }
     checkPreconditions(def.kind, def.group, name, old, opts);
 
     const finalizers = gcFinalizers(old.metadata.finalizers ?? [], opts);
     if (finalizers.length > 0) {
+      // Finalizers hold the object: mark it as being deleted instead (upstream's markAsDeleting).
       const obj = structuredClone(old);
       obj.metadata.finalizers = finalizers;
+      const now = timestamp(store.now());
       if (!obj.metadata.deletionTimestamp) {
-        obj.metadata.deletionTimestamp = timestamp(store.now());
         if (obj.metadata.generation && obj.metadata.generation > 0) obj.metadata.generation += 1;
-      }
+        obj.metadata.deletionTimestamp = now;
+      } else if (Date.parse(obj.metadata.deletionTimestamp) > Date.parse(now)) obj.metadata.deletionTimestamp = now;
       obj.metadata.deletionGracePeriodSeconds = 0;
       const code = opts.orphanDependents === false ? 202 : 200;
       if (opts.dryRun) return { code, body: obj, object: obj, deleted: false };
@@ -93,9 +108,25 @@ export async function deleteObject(store: ResourceStore, namespace: string | und
   throw errors.conflict(ref, name, 'too many concurrent updates; please try again');
 }
 
+/**
+ * Removes an undecodable object without finalizers or preconditions. The
+ * answer is the Status upstream's handler builds when the deleter returns no
+ * object: Kind (not resource) in details, and a code.
+ */
+async function unsafeDelete(store: ResourceStore, key: string, current: KeyValue, name: string): Promise<DeleteResult> {
+  try {
+    await store.storage.delete(key, current.modRevision);
+  } catch (e) {
+    if (!(e instanceof KeyNotFoundError) && !(e instanceof RevisionMismatchError)) throw e;
+  }
+  const body: Status = { ...successStatus({ name, kind: store.def.kind }), code: 200 };
+  return { code: 200, body, object: { metadata: { name } }, deleted: true };
+}
+
 function checkPreconditions(kind: string, group: string, name: string, old: KObject, opts: DeleteOptions): void {
   const p = opts.preconditions;
   if (!p) return;
+  // Upstream names the Kind here (`ConfigMap "foo"`), not the resource.
   const kindRef = { group, plural: kind };
   if (p.uid && p.uid !== old.metadata.uid) {
     throw errors.conflict(

@@ -5,8 +5,8 @@
 import { errors } from '../machinery/status';
 import { KList, KObject } from '../machinery/object';
 import { ResourceDefinition, apiVersionOf } from '../machinery/resource-definition';
-import { CompactedError, FutureRevisionError, StoragePort } from '../ports/storage.port';
-import { decodeKeyValue } from './codec';
+import { CompactedError, FutureRevisionError, KeyValue, StoragePort } from '../ports/storage.port';
+import { CorruptObjectError, decodeKeyValue } from './codec';
 import { decodeContinue, encodeContinue } from './continue-token';
 import { listPrefix, resourcePrefix } from './keys';
 import { Predicate } from './predicate';
@@ -54,7 +54,8 @@ export async function listFromStorage(def: ResourceDefinition, storage: StorageP
       for (let i = 0; i < page.items.length; i++) {
         const kv = page.items[i];
         lastKey = kv.key;
-        const obj = decodeKeyValue(kv);
+        const obj = decodeOrSkip(kv);
+        if (!obj) continue;
         if (!req.predicate.matches(obj)) continue;
         items.push(obj);
         if (limit && items.length >= limit) {
@@ -87,4 +88,20 @@ export async function listFromStorage(def: ResourceDefinition, storage: StorageP
     if (remaining !== undefined && remaining > 0) list.metadata.remainingItemCount = remaining;
   }
   return list;
+}
+
+/**
+ * An object that no longer decodes is left out of lists (as the watch cache
+ * leaves it out) so that the others stay listable; GET and DELETE of it
+ * report the corruption, and DELETE with
+ * ignoreStoreReadErrorWithClusterBreakingPotential=true removes it.
+ * (Upstream instead fails the whole list with a StoreReadError.)
+ */
+function decodeOrSkip(kv: KeyValue): KObject | undefined {
+  try {
+    return decodeKeyValue(kv);
+  } catch (e) {
+    if (e instanceof CorruptObjectError) return undefined;
+    throw e;
+  }
 }

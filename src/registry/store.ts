@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { errors } from '../machinery/status';
+import { RenderedValue } from '../machinery/field-errors';
 import { KObject, deepEqual } from '../machinery/object';
 import { ResourceDefinition } from '../machinery/resource-definition';
 import { KeyExistsError, KeyNotFoundError, KeyValue, RevisionMismatchError } from '../ports/storage.port';
@@ -134,7 +135,7 @@ export class ResourceStore {
           throw errors.invalid(
             { group: def.group, kind: def.plural },
             name,
-            [{ type: 'FieldValueInvalid', field: 'metadata.resourceVersion', badValue: '0x0', detail: 'must be specified for an update' }],
+            [{ type: 'FieldValueInvalid', field: 'metadata.resourceVersion', badValue: new RenderedValue('0x0'), detail: 'must be specified for an update' }],
           );
         }
         obj.metadata.resourceVersion = old.metadata.resourceVersion;

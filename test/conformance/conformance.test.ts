@@ -3,21 +3,14 @@
  * replace / patch / status / delete-collection / delete sequence, fed by a
  * small fixture per kind, against both storage backends.
  */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { apiVersionOf } from '../../src/machinery/resource-definition';
 import { resourcePaths } from '../../src/adapters/http/routes';
+import { allDefinitions } from '../../src/resources';
 import { backends, startTestServer, TestServer } from '../support/test-server';
 import type { KindFixture } from './fixture';
+import { loadFixtures } from './load-fixtures';
 
-const fixtures: KindFixture[] = readdirSync(join(__dirname, 'fixtures'))
-  .filter((f) => f.endsWith('.fixture.ts'))
-  .sort()
-  .map((f) => {
-    // eslint-disable-next-line @typescript-eslint/no-var-requires
-    const mod = require(join(__dirname, 'fixtures', f));
-    return (mod.fixture ?? mod.default ?? Object.values(mod)[0]) as KindFixture;
-  });
+const fixtures: KindFixture[] = loadFixtures();
 
 const ns = 'conformance';
 
@@ -34,7 +27,8 @@ function paths(f: KindFixture) {
 }
 
 test('every served kind has a conformance fixture', () => {
-  expect(fixtures.length).toBeGreaterThan(0);
+  const kinds = fixtures.map((f) => f.definition.kind).sort();
+  expect(kinds).toEqual(allDefinitions.map((d) => d.kind).sort());
 });
 
 describe.each(backends)('conformance (%s)', (backend) => {

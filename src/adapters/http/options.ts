@@ -67,34 +67,46 @@ export function writeOptions(req: Request, kind: OptionsKind, dryRunValues = que
 
 /** DeleteOptions from the JSON body, or from the query when the body is empty. */
 export function deleteOptions(req: Request, body: Record<string, unknown> | undefined): DeleteOptions {
+  // Query parameters count only when there is no body (upstream decodes one or the other).
   const src: Record<string, unknown> = body ?? {
     gracePeriodSeconds: queryString(req, 'gracePeriodSeconds'),
     propagationPolicy: queryString(req, 'propagationPolicy'),
     orphanDependents: queryBool(req, 'orphanDependents'),
     dryRun: queryAll(req, 'dryRun'),
+    ignoreStoreReadErrorWithClusterBreakingPotential: queryBool(req, 'ignoreStoreReadErrorWithClusterBreakingPotential'),
   };
   const dryRunValues = Array.isArray(src.dryRun) ? src.dryRun.map(String) : [];
   const base = writeOptions(req, 'DeleteOptions', dryRunValues);
   const errs: FieldError[] = [];
-  const policy = src.propagationPolicy as string | undefined;
+  const policy = src.propagationPolicy === null ? undefined : (src.propagationPolicy as string | undefined);
+  const orphan = src.orphanDependents === null ? undefined : (src.orphanDependents as boolean | undefined);
+  if (orphan !== undefined && policy) {
+    errs.push(fieldErrors.invalid('propagationPolicy', policy, 'orphanDependents and deletionPropagation cannot be both set'));
+  }
   if (policy !== undefined && policy !== '' && !['Foreground', 'Background', 'Orphan'].includes(policy)) {
     errs.push(fieldErrors.notSupported('propagationPolicy', policy, ['Foreground', 'Background', 'Orphan', 'nil']));
   }
-  if (src.orphanDependents !== undefined && policy) {
-    errs.push(fieldErrors.invalid('propagationPolicy', policy, 'orphanDependents and deletionPropagation cannot be both set'));
-  }
-  const grace = src.gracePeriodSeconds === undefined || src.gracePeriodSeconds === '' ? undefined : Number(src.gracePeriodSeconds);
+  const grace = src.gracePeriodSeconds === undefined || src.gracePeriodSeconds === null || src.gracePeriodSeconds === '' ? undefined : Number(src.gracePeriodSeconds);
   if (grace !== undefined && !Number.isInteger(grace)) errs.push(fieldErrors.invalid('gracePeriodSeconds', src.gracePeriodSeconds, 'must be an integer'));
+  const pre = (src.preconditions ?? undefined) as DeleteOptions['preconditions'];
+  const unsafe = src.ignoreStoreReadErrorWithClusterBreakingPotential === true;
+  if (unsafe) {
+    // 1.32's ValidateIgnoreStoreReadError: the unsafe delete takes no other option.
+    const field = 'ignoreStoreReadErrorWithClusterBreakingPotential';
+    if (dryRunValues.length) errs.push(fieldErrors.invalid(field, true, 'cannot be set together with .dryRun'));
+    if (policy) errs.push(fieldErrors.invalid(field, true, 'cannot be set together with .propagationPolicy'));
+    if (orphan !== undefined) errs.push(fieldErrors.invalid(field, true, 'cannot be set together with .orphanDependents'));
+    if (grace !== undefined) errs.push(fieldErrors.invalid(field, true, 'cannot be set together with .gracePeriodSeconds'));
+    if (pre) errs.push(fieldErrors.invalid(field, true, 'cannot be set together with .preconditions'));
+  }
   if (errs.length) throw errors.invalidOptions('DeleteOptions', errs);
-  const pre = src.preconditions as DeleteOptions['preconditions'];
   return {
     ...base,
     gracePeriodSeconds: grace,
     propagationPolicy: (policy || undefined) as DeleteOptions['propagationPolicy'],
-    orphanDependents: src.orphanDependents as boolean | undefined,
-    preconditions: pre ?? undefined,
-    ignoreStoreReadErrorWithClusterBreakingPotential: queryBool(req, 'ignoreStoreReadErrorWithClusterBreakingPotential') ??
-      (src.ignoreStoreReadErrorWithClusterBreakingPotential as boolean | undefined),
+    orphanDependents: orphan,
+    preconditions: pre,
+    ignoreStoreReadErrorWithClusterBreakingPotential: unsafe || undefined,
   };
 }
 

@@ -1,33 +1,9 @@
-/** Workload: upstream's v1beta1 rules (paths, reasons, messages), immutability on update, gated fields, flags. */
+/** Workload: upstream's v1beta1 create rules (paths, reasons, messages), flags, schema and table. */
 import 'reflect-metadata';
-import { errorText, FieldError } from '../../../src/machinery/field-errors';
-import { FeatureGates } from '../../../src/machinery/feature-gates';
-import type { KObject } from '../../../src/machinery/object';
 import { itemSchema, propertySchema, schemaOf } from '../../../src/machinery/schema/schema';
-import { allDefinitions } from '../../../src/resources';
 import { workloadDefinition as def } from '../../../src/resources/workload';
-import { fixedNow, strategyContext } from '../../support/strategy-context';
-
-type Spec = Record<string, unknown>;
-const defaults = strategyContext();
-const all = strategyContext({ CompositePodGroup: true, PodGroupPreemptionPolicy: true, TopologyAwareWorkloadScheduling: true });
-const wl = (spec: Spec): KObject => ({ metadata: { name: 'w', namespace: 'default' }, spec: structuredClone(spec) });
-const texts = (errs: FieldError[] | Promise<FieldError[]>) => (errs as FieldError[]).map((e) => [e.type, errorText(e)]);
-const create = (spec: Spec, ctx = all) => texts(def.strategy.validate(wl(spec), ctx));
-const update = (spec: Spec, old: Spec, ctx = all) => texts(def.strategy.validateUpdate(wl(spec), wl(old), ctx));
-
-const pg = (name: string, extra: Spec = {}) => ({ name, schedulingPolicy: { basic: {} }, ...extra });
-const gang = (name: string, minCount: number, extra: Spec = {}) => ({ name, schedulingPolicy: { gang: { minCount } }, ...extra });
-const cpg = (name: string, extra: Spec = {}) => ({ name, schedulingPolicy: { gang: { minGroupCount: 1 } }, podGroupTemplates: [pg(`${name}-pg`)], ...extra });
-const pgs = (...templates: unknown[]) => ({ podGroupTemplates: templates });
-const cpgs = (...templates: unknown[]) => ({ compositePodGroupTemplates: templates });
-
-const DNS_LABEL_MSG =
-  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-const DNS_SUBDOMAIN_MSG =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-const PG = 'spec.podGroupTemplates';
-const CPG = 'spec.compositePodGroupTemplates';
+import { fixedNow } from '../../support/strategy-context';
+import { CPG, DNS_LABEL_MSG, DNS_SUBDOMAIN_MSG, PG, Spec, cpg, cpgs, create, defaults, gang, pg, pgs, wl } from './workload.helpers';
 
 describe('Workload spec on create', () => {
   test('typical workloads are valid', () => {
@@ -179,117 +155,6 @@ describe('Workload spec on create', () => {
       ['FieldValueRequired', 'spec.controllerRef.kind: Required value'],
       ['FieldValueInvalid', 'spec.controllerRef.name: Invalid value: "a/b": may not contain \'/\''],
     ]);
-  });
-});
-
-describe('Workload updates', () => {
-  const template = gang('a', 2, { disruptionMode: { single: {} }, priorityClassName: 'p', priority: 1, preemptionPolicy: 'Never' });
-  const base = pgs(template);
-  const withTemplate = (over: Spec) => pgs({ ...template, ...over });
-
-  test('gang minCount may change; nothing else in a template may', () => {
-    expect(update(withTemplate({ schedulingPolicy: { gang: { minCount: 5 } } }), base)).toEqual([]);
-    const immutable = (f: string) => ['FieldValueInvalid', `${PG}[0].${f}: Invalid value: null: field is immutable`];
-    expect(update(withTemplate({ disruptionMode: { all: {} } }), base)).toEqual([immutable('disruptionMode')]);
-    expect(update(withTemplate({ priorityClassName: 'q' }), base)).toEqual([immutable('priorityClassName')]);
-    expect(update(withTemplate({ priority: 2 }), base)).toEqual([immutable('priority')]);
-    expect(update(withTemplate({ preemptionPolicy: 'PreemptLowerPriority' }), base)).toEqual([immutable('preemptionPolicy')]);
-    expect(update(withTemplate({ resourceClaims: [{ name: 'x', resourceClaimName: 'c' }] }), base)).toEqual([immutable('resourceClaims')]);
-    expect(update(withTemplate({ schedulingConstraints: { topology: [{ key: 'k' }] } }), base)).toEqual([immutable('schedulingConstraints')]);
-  });
-
-  test('basic and gang cannot be swapped', () => {
-    expect(update(withTemplate({ schedulingPolicy: { basic: {} } }), base)).toEqual([
-      ['FieldValueInvalid', `${PG}[0].schedulingPolicy.basic: Invalid value: null: field is immutable`],
-      ['FieldValueInvalid', `${PG}[0].schedulingPolicy.gang: Invalid value: null: field cannot be cleared once set`],
-    ]);
-    expect(update(pgs(gang('a', 1)), pgs(pg('a')))).toEqual([
-      ['FieldValueInvalid', `${PG}[0].schedulingPolicy.basic: Invalid value: null: field is immutable`],
-      ['FieldValueInvalid', `${PG}[0].schedulingPolicy.gang: Invalid value: null: field cannot be set once created`],
-    ]);
-  });
-
-  test('templates cannot be added, removed or renamed', () => {
-    expect(update(pgs(pg('a'), pg('b')), pgs(pg('a')))).toEqual([['FieldValueForbidden', `${PG}[1]: Forbidden: item may not be added`]]);
-    expect(update(pgs(pg('a')), pgs(pg('a'), pg('b')))).toEqual([['FieldValueForbidden', `${PG}: Forbidden: item may not be removed`]]);
-    expect(update(pgs(pg('z')), pgs(pg('a')))).toEqual([
-      ['FieldValueForbidden', `${PG}[0]: Forbidden: item may not be added`],
-      ['FieldValueForbidden', `${PG}: Forbidden: item may not be removed`],
-    ]);
-  });
-
-  test('controllerRef is immutable, including setting it later', () => {
-    const ref = { kind: 'Job', name: 'j' };
-    expect(update({ ...base, controllerRef: ref }, { ...base, controllerRef: ref })).toEqual([]);
-    expect(update({ ...base, controllerRef: { kind: 'Job', name: 'k' } }, { ...base, controllerRef: ref })).toEqual([
-      ['FieldValueInvalid', 'spec.controllerRef: Invalid value: null: field is immutable'],
-    ]);
-    expect(update({ ...base, controllerRef: ref }, base)).toEqual([['FieldValueInvalid', 'spec.controllerRef: Invalid value: null: field is immutable']]);
-  });
-
-  test('compositePodGroupTemplates are immutable', () => {
-    const old = cpgs(cpg('r'));
-    expect(update(old, old)).toEqual([]);
-    expect(update(cpgs(cpg('r', { schedulingPolicy: { gang: { minGroupCount: 2 } } })), old)).toEqual([
-      ['FieldValueInvalid', `${CPG}: Invalid value: null: field is immutable`],
-    ]);
-    expect(update(cpgs(cpg('r', { priority: 3 })), old)).toEqual([
-      ['FieldValueInvalid', 'spec: Invalid value: null: detected multiple priority configurations'],
-      ['FieldValueInvalid', `${CPG}[0].priority: Invalid value: null: field is immutable`],
-    ]);
-    expect(update(cpgs(cpg('r'), cpg('s')), old)).toEqual([['FieldValueForbidden', `${CPG}[1]: Forbidden: item may not be added`]]);
-  });
-
-  test('switching between the two template lists is rejected', () => {
-    expect(update(cpgs(cpg('r')), pgs(pg('a')))).toEqual([
-      ['FieldValueForbidden', `${PG}: Forbidden: item may not be removed`],
-      ['FieldValueForbidden', `${CPG}[0]: Forbidden: item may not be added`],
-    ]);
-  });
-
-  test('unchanged values are not validated again (ratcheting)', () => {
-    const stored = pgs(gang('a', 1, { priorityClassName: 'Legacy_Class' }));
-    expect(update(pgs(gang('a', 3, { priorityClassName: 'Legacy_Class' })), stored)).toEqual([]);
-  });
-});
-
-describe('Workload feature gates', () => {
-  const prepare = (spec: Spec, ctx = defaults, old?: Spec) => {
-    const obj = wl(spec);
-    if (old) def.strategy.prepareForUpdate!(obj, wl(old), ctx);
-    else def.strategy.prepareForCreate!(obj, ctx);
-    return obj.spec;
-  };
-  const gated = pg('a', {
-    preemptionPolicy: 'Never',
-    schedulingConstraints: { topology: [{ key: 'k' }] },
-    resourceClaims: [{ name: 'x', resourceClaimName: 'c' }],
-  });
-
-  test('disabled gates drop their fields on create', () => {
-    expect(prepare(pgs(gated))).toEqual(pgs(pg('a', { resourceClaims: [{ name: 'x', resourceClaimName: 'c' }] })));
-    expect(prepare(pgs(gated), strategyContext({ DRAWorkloadResourceClaims: false }))).toEqual(pgs(pg('a')));
-    expect(prepare(pgs(gated), all)).toEqual(pgs(gated));
-    expect(prepare({ ...pgs(pg('a')), ...cpgs(cpg('r', { preemptionPolicy: 'Never' })) })).toEqual(pgs(pg('a')));
-  });
-
-  test('fields the stored object already uses are kept', () => {
-    expect(prepare(pgs(gated), defaults, pgs(gated))).toEqual(pgs(gated));
-    expect(prepare(cpgs(cpg('r')), defaults, cpgs(cpg('r')))).toEqual(cpgs(cpg('r')));
-    expect(update(cpgs(cpg('r')), cpgs(cpg('r')), defaults)).toEqual([]);
-  });
-
-  test('a disabled gate forbids its fields when the strategy did not drop them', () => {
-    expect(create(cpgs(cpg('r')), defaults)).toEqual([['FieldValueForbidden', `${CPG}: Forbidden`]]);
-    expect(create(pgs(pg('a', { preemptionPolicy: 'Never' })), defaults)).toEqual([['FieldValueForbidden', `${PG}[0].preemptionPolicy: Forbidden`]]);
-    expect(create(pgs(pg('a', { schedulingConstraints: {} })), defaults)).toEqual([['FieldValueForbidden', `${PG}[0].schedulingConstraints: Forbidden`]]);
-  });
-
-  test('the kind is only served while GenericWorkload is on', () => {
-    expect(def.featureGate).toBe('GenericWorkload');
-    const served = (gates: FeatureGates) => allDefinitions.filter((d) => !d.featureGate || gates.enabled(d.featureGate)).map((d) => d.kind);
-    expect(served(new FeatureGates())).toContain('Workload');
-    expect(served(new FeatureGates({ GenericWorkload: false }))).not.toContain('Workload');
   });
 });
 
