@@ -10,6 +10,7 @@ import { parseFlags, FlagError, ServerConfig } from './config/flags';
 import { allDefinitions } from './resources';
 import { Registry } from './registry/registry';
 import { startCompactor } from './registry/compactor';
+import { startGcFinalizers } from './registry/gc-finalizers';
 import type { StoragePort } from './ports/storage.port';
 import type { FeatureGates } from './machinery/feature-gates';
 import { openLmdbStorage } from './adapters/lmdb';
@@ -71,6 +72,8 @@ export function assemble(opts: AssembleOptions): Assembled {
   const watch = new WatchStreamServer(cache, opts.watchStream);
   const registry = new Registry(definitions, { storage, clock: systemClock, crypto: new WebCryptoAdapter(), gates }, new CachedReadPath(cache, storage));
   const compactor = startCompactor(storage, (opts.compactionIntervalSeconds ?? 0) * 1000, (msg, extra) => log('info', msg, extra));
+  // No kube-controller-manager here: a built-in controller finishes Orphan/Foreground deletions.
+  const gcFinalizers = startGcFinalizers(registry, storage, log);
   const patchContentTypes = [
     'application/json-patch+json',
     'application/merge-patch+json',
@@ -111,6 +114,7 @@ export function assemble(opts: AssembleOptions): Assembled {
     async shutdown() {
       shuttingDown = true;
       compactor.stop();
+      gcFinalizers.stop();
       watch.closeAll();
       cache.stop();
       await new Promise<void>((resolve) => {

@@ -8,6 +8,7 @@
  * accepts them; a socket that does not drain within stallTimeoutMs is
  * closed, so a slow client never makes the server buffer more.
  */
+import { channel } from 'node:diagnostics_channel';
 import type { Request, Response } from 'express';
 import type { ResourceDefinition } from '../../machinery/resource-definition';
 import type { ListOptions } from '../../registry/request';
@@ -31,6 +32,9 @@ export interface WatchStreamOptions {
   batchBytes: number;
   stallTimeoutMs: number;
 }
+
+/** apiserver_watch_events_total is fed through this channel (the metrics adapter subscribes). */
+const watchEvents = channel('svc.watch.events');
 
 export const defaultWatchStreamOptions: WatchStreamOptions = {
   bookmarkIntervalMs: 60_000,
@@ -123,11 +127,15 @@ class WatchStream {
     if (this.ended || this.blocked) return;
     const out: Buffer[] = [];
     let size = 0;
+    let events = 0;
     for (;;) {
       const item = this.watcher.next();
       if (!item) break;
       let buf: Buffer;
-      if (item.kind === 'event') buf = this.encoder.encode(item);
+      if (item.kind === 'event') {
+        buf = this.encoder.encode(item);
+        events++;
+      }
       else if (item.kind === 'initial-events-end') buf = bookmarkFrame(this.def, item.rev, true);
       else {
         if (item.kind === 'error') out.push(errorFrame(item.status));
@@ -137,11 +145,14 @@ class WatchStream {
       out.push(buf);
       size += buf.length;
       if (size >= this.config.batchBytes) {
-        if (!this.write(out)) return;
+        if (!this.write(out)) break;
         size = 0;
       }
     }
     this.write(out);
+    if (events && watchEvents.hasSubscribers) {
+      watchEvents.publish({ group: this.def.group, version: this.def.version, kind: this.def.kind, count: events });
+    }
   }
 
   /** One socket write for the batch; on backpressure wait for 'drain' (bounded by the stall timeout). */
