@@ -9,5 +9,5 @@ module.exports = {
   setupFiles: ['reflect-metadata'],
   maxWorkers: 2,
   testTimeout: 30000,
-  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
+  transform: { '^.+\\.ts$': ['ts-jest', {}] },
 };

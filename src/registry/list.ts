@@ -47,7 +47,7 @@ export async function listFromStorage(def: ResourceDefinition, storage: StorageP
   let remaining: number | undefined;
   try {
     for (;;) {
-      const want = limit && req.predicate.empty ? limit - items.length : pageSize;
+      const want = limit && req.predicate.empty ? Math.min(pageSize, limit - items.length) : pageSize;
       const page = await storage.range(prefix, { revision, limit: want, startKey });
       readRevision = page.revision;
       revision = page.revision;

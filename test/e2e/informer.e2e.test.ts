@@ -13,7 +13,7 @@ const ns = 'informed';
 const base = `/api/v1/namespaces/${ns}/configmaps`;
 
 async function call(url: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(url + path, { method, headers: { 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+  const res = await fetch(url + path, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   return res.json() as Promise<any>;
 }
 

@@ -50,7 +50,12 @@ export class EtcdStorage implements StoragePort {
     this.client = new Etcd3({
       hosts: options.endpoints,
       // Keepalives detect a dead peer on long-idle watch streams; etcd's minimum ping interval is 5 s.
-      grpcOptions: { 'grpc.keepalive_time_ms': 30_000, 'grpc.keepalive_timeout_ms': 10_000 },
+      grpcOptions: {
+        'grpc.keepalive_time_ms': 30_000,
+        'grpc.keepalive_timeout_ms': 10_000,
+        // A page of large objects easily exceeds grpc-js's 4 MiB default (kube-apiserver lifts it too).
+        'grpc.max_receive_message_length': -1,
+      },
       // With one endpoint there is nowhere to fail over to: the library's per-host circuit
       // breaker would only keep every call (and watch) failing for 5 s after etcd is back.
       faultHandling: options.endpoints.length === 1 ? { host: () => passThroughPolicy } : undefined,

@@ -27,7 +27,7 @@ export const defaultWatchCacheOptions: WatchCacheOptions = {
   freshnessTimeoutMs: 3000,
   progressRequestIntervalMs: 100,
   maxWatcherLagEvents: 100_000,
-  listPageSize: 10_000,
+  listPageSize: 1000,
   retryMinMs: 100,
   retryMaxMs: 5000,
 };

@@ -1,0 +1,61 @@
+// Watch fan-out: many concurrent watchers on one collection; for each update,
+// the time from sending it until every watcher has received its event.
+import http from 'node:http';
+import { percentile, request } from './load.mjs';
+
+/** Opens n watches; resolves once every one has its response headers (the watch is established). */
+async function openWatchers(url, n) {
+  const received = new Int32Array(n);
+  const reached = []; // reached[k] = watchers that have seen k events
+  const waiters = new Map();
+  const requests = [];
+  const onEvent = (i) => {
+    const k = ++received[i];
+    reached[k] = (reached[k] ?? 0) + 1;
+    if (reached[k] === n) waiters.get(k)?.();
+  };
+  await Promise.all(Array.from({ length: n }, (_, i) => new Promise((resolve, reject) => {
+    const req = http.get(url, { agent: false, headers: { accept: 'application/json' } }, (res) => {
+      if (res.statusCode !== 200) return reject(new Error(`watch answered ${res.statusCode}`));
+      res.on('data', (chunk) => {
+        // Events are newline-terminated; counting newlines is enough and keeps the client cheap.
+        for (let p = chunk.indexOf(10); p !== -1; p = chunk.indexOf(10, p + 1)) onEvent(i);
+      });
+      res.on('error', () => undefined);
+      resolve();
+    });
+    req.on('error', reject);
+    requests.push(req);
+  })));
+  return {
+    /** Resolves when all watchers have seen k events (rejects after timeoutMs). */
+    allReached: (k, timeoutMs) => (reached[k] ?? 0) === n ? Promise.resolve() : new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`only ${reached[k] ?? 0}/${n} watchers got event ${k}`)), timeoutMs);
+      waiters.set(k, () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    }),
+    close: () => requests.forEach((r) => r.destroy()),
+  };
+}
+
+export async function watchFanOut(server, { watchers, updates, namespace }) {
+  const base = `${server.url}/api/v1/namespaces/${namespace}/configmaps`;
+  const created = await request(base, { method: 'POST', body: JSON.stringify({ metadata: { name: 'hot' }, data: { n: '0' } }) });
+  const rv = JSON.parse(created.body).metadata.resourceVersion;
+  const w = await openWatchers(`${base}?watch=1&resourceVersion=${rv}`, watchers);
+  const latencies = [];
+  try {
+    for (let k = 1; k <= updates; k++) {
+      const t = performance.now();
+      const patch = request(`${base}/hot`, { method: 'PATCH', body: JSON.stringify({ data: { n: String(k) } }), headers: { 'content-type': 'application/merge-patch+json' } });
+      await Promise.all([patch, w.allReached(k, 15_000)]);
+      latencies.push(performance.now() - t);
+    }
+  } finally {
+    w.close();
+  }
+  latencies.sort((a, b) => a - b);
+  return { watchers, updates, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}

@@ -1,0 +1,123 @@
+// Processes the benchmark starts (etcd, server processes, a bare HTTP server),
+// all on 127.0.0.1, all stopped by stopAll().
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+
+const children = new Set();
+const dirs = new Set();
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function track(child, name) {
+  let output = '';
+  const keep = (d) => (output = (output + d).slice(-4000));
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return {
+    pid: child.pid,
+    output: () => output,
+    alive: () => child.exitCode === null && child.signalCode === null,
+    stop: () => stop(child, name),
+  };
+}
+
+function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+async function waitHttp(url, proc, what, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (!proc.alive()) throw new Error(`${what} exited: ${proc.output()}`);
+    try {
+      const r = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      if (r.ok) return;
+    } catch {
+      // not yet
+    }
+    if (Date.now() > deadline) throw new Error(`${what} not ready after ${timeoutMs} ms: ${proc.output()}`);
+    await sleep(50);
+  }
+}
+
+/** etcd on loopback with its data on tmpfs when there is one (as test/support/etcd-harness.ts does). */
+export async function startEtcd() {
+  const binary = (process.env.PATH ?? '').split(delimiter).map((d) => join(d, 'etcd')).find((p) => existsSync(p));
+  if (!binary) throw new Error('etcd is not installed: apt-get install etcd-server');
+  const dataDir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'bench-etcd-'));
+  dirs.add(dataDir);
+  const [client, peer] = [await freePort(), await freePort()];
+  const endpoint = `http://127.0.0.1:${client}`;
+  const peerUrl = `http://127.0.0.1:${peer}`;
+  const child = spawn(binary, [
+    '--name', 'bench', '--data-dir', dataDir,
+    '--listen-client-urls', endpoint, '--advertise-client-urls', endpoint,
+    '--listen-peer-urls', peerUrl, '--initial-advertise-peer-urls', peerUrl, '--initial-cluster', `bench=${peerUrl}`,
+    // Progress notifications keep each cache's revision current when other keys change (consistent reads wait for it).
+    '--experimental-watch-progress-notify-interval', '100ms',
+    '--quota-backend-bytes', String(4 * 1024 ** 3),
+    '--logger', 'zap', '--log-level', 'error',
+  ], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = track(child, 'etcd');
+  await waitHttp(`${endpoint}/health`, proc, 'etcd');
+  return { ...proc, endpoint };
+}
+
+/** `node dist/main.js` against etcd; resolves once /readyz answers ok (so the watch cache is loaded). */
+export async function startServer(root, etcdEndpoint, extraArgs = []) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(root, 'dist/main.js'), '--etcd-servers', etcdEndpoint, '--port', String(port),
+    '--etcd-compaction-interval', '0', '--log-level', 'warn', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = track(child, 'server');
+  const url = `http://127.0.0.1:${port}`;
+  await waitHttp(`${url}/readyz`, proc, 'server', 120_000);
+  return { ...proc, url, port, memory: () => memoryOf(child.pid) };
+}
+
+/** A bare node:http server answering every request with the same bytes. */
+export async function startBareServer(body) {
+  const port = await freePort();
+  const code = `const b=Buffer.from(process.argv[1],'base64');require('node:http').createServer((q,s)=>{s.writeHead(200,{'Content-Type':'application/json','Content-Length':b.length});s.end(b)}).listen(${port},'127.0.0.1')`;
+  const child = spawn(process.execPath, ['-e', code, body.toString('base64')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = track(child, 'bare');
+  const url = `http://127.0.0.1:${port}`;
+  await waitHttp(url, proc, 'bare server');
+  return { ...proc, url };
+}
+
+/** Current and peak resident memory of a process, in bytes (Linux /proc). */
+export function memoryOf(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+}
+
+export async function stopAll() {
+  await Promise.all([...children].map((c) => stop(c)));
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  dirs.clear();
+}
