@@ -90,7 +90,9 @@ export async function startEtcd() {
 /** `node dist/main.js` against etcd; resolves once /readyz answers ok (so the watch cache is loaded). */
 export async function startServer(root, etcdEndpoint, extraArgs = []) {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(root, 'dist/main.js'), '--etcd-servers', etcdEndpoint, '--port', String(port),
+  // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to look inside the server.
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, join(root, 'dist/main.js'), '--etcd-servers', etcdEndpoint, '--port', String(port),
     '--etcd-compaction-interval', '0', '--log-level', 'warn', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
   const proc = track(child, 'server');
   const url = `http://127.0.0.1:${port}`;

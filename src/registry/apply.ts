@@ -105,7 +105,8 @@ function gvkOf(config: Config): string {
   const av = typeof config.apiVersion === 'string' ? config.apiVersion : '';
   const kind = typeof config.kind === 'string' ? config.kind : '';
   const parts = av.split('/');
-  const [group, version] = parts.length === 1 ? ['', parts[0]] : parts.length === 2 ? parts : ['', ''];
+  if (parts.length > 2) return '/, Kind='; // an unparsable apiVersion leaves the whole kind empty
+  const [group, version] = parts.length === 1 ? ['', parts[0]] : parts;
   return `${group}/${version}, Kind=${kind}`;
 }
 

@@ -108,7 +108,8 @@ const hasGcFinalizer = (o: KObject) => !!o.metadata.deletionTimestamp && !!o.met
 async function pass(registry: Registry, log: Log): Promise<boolean> {
   const all: Item[] = [];
   for (const def of registry.definitions) {
-    const list = await registry.list(def, {});
+    // resourceVersion 0: whatever the cache holds now; a stale view only delays the next pass.
+    const list = await registry.list(def, { resourceVersion: '0' });
     for (const obj of list.items) all.push({ def, obj });
   }
   const owners = all.filter((i) => hasGcFinalizer(i.obj));

@@ -216,6 +216,8 @@ export class ResourceStore {
         obj.metadata.resourceVersion = String(rev);
         return { object: obj, created: false };
       } catch (e) {
+        // Another remover of the last finalizer won the race: the object is gone either way (upstream answers 200).
+        if (finalizing && e instanceof KeyNotFoundError) return { object: obj, created: false };
         if (e instanceof RevisionMismatchError || e instanceof KeyNotFoundError) {
           if (pinned) throw errors.staleResourceVersion(this.ref, name);
           continue;

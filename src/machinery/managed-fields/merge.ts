@@ -43,12 +43,11 @@ interface Indexed {
 }
 
 function indexItems(atom: Extract<Atom, { kind: 'list' }>, items: unknown[]): Indexed[] {
-  const out: Indexed[] = [];
-  for (const item of items) {
+  // Items without a usable key (only possible in stored objects) are kept as they are, matching nothing.
+  return items.map((item, i) => {
     const pe = listItemElement(atom, item);
-    if (typeof pe !== 'string') out.push({ pe, id: serializeElement(pe), item });
-  }
-  return out;
+    return typeof pe === 'string' ? { pe: { index: i }, id: `\u0000unkeyed:${i}`, item } : { pe, id: serializeElement(pe), item };
+  });
 }
 
 /** structured-merge-diff's list merge: shared items follow the right side's order. */

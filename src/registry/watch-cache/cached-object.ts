@@ -11,6 +11,28 @@ import type { FieldReader } from '../predicate';
 
 const noFields: Readonly<Record<string, string | undefined>> = Object.freeze({});
 
+/**
+ * Object bytes are packed into slabs of our own. Node's shared Buffer pool
+ * would interleave them with short-lived allocations (HTTP, gRPC), and one
+ * live object would then pin a whole 8 KiB pool page of garbage.
+ */
+const slabSize = 64 * 1024;
+let slab = Buffer.allocUnsafeSlow(slabSize);
+let slabOffset = 0;
+
+export function packBytes(json: string): Buffer {
+  const length = Buffer.byteLength(json);
+  if (length > slabSize / 8) return Buffer.from(json);
+  if (slabOffset + length > slab.length) {
+    slab = Buffer.allocUnsafeSlow(slabSize);
+    slabOffset = 0;
+  }
+  slab.write(json, slabOffset);
+  const bytes = slab.subarray(slabOffset, slabOffset + length);
+  slabOffset += length;
+  return bytes;
+}
+
 export class CachedObject {
   constructor(
     readonly key: string,
@@ -57,7 +79,7 @@ export function cacheObject(def: ResourceDefinition, key: string, value: Buffer,
     fields = f;
   }
   const labels = obj.metadata.labels && Object.keys(obj.metadata.labels).length ? obj.metadata.labels : undefined;
-  return new CachedObject(key, rev, Buffer.from(JSON.stringify(obj)), labels, obj.metadata.uid, fields);
+  return new CachedObject(key, rev, packBytes(JSON.stringify(obj)), labels, obj.metadata.uid, fields);
 }
 
 /** Field reader over a cached object, for Predicate.matchesAttributes. */

@@ -9,13 +9,14 @@
  * watch on from the new revision.
  */
 import type { ResourceDefinition } from '../../machinery/resource-definition';
-import type { StorageEvent, StoragePort, WatchHandle } from '../../ports/storage.port';
+import type { KeyValue, StorageEvent, StoragePort, WatchHandle } from '../../ports/storage.port';
 import { resourcePrefix } from '../keys';
 import { CachedObject, cacheObject } from './cached-object';
 import { CacheEvent, EventLog } from './event-log';
 import { KeyIndex, prefixEnd } from './key-index';
 import type { WatchCacheOptions } from './options';
 import { diffToEvents, listAll } from './resync';
+import { Freshness } from './freshness';
 
 export type Logger = (level: 'debug' | 'info' | 'warn' | 'error', msg: string, extra?: object) => void;
 
@@ -26,11 +27,6 @@ export interface WatcherHandle {
   wake(): void;
   /** Ends the watch with 410 because its history was rebuilt by a relist. */
   expire(message: string): void;
-}
-
-interface Waiter {
-  rev: number;
-  resolve(ok: boolean): void;
 }
 
 export class KindCache {
@@ -45,13 +41,12 @@ export class KindCache {
   private stopped = false;
   private handle: WatchHandle | undefined;
   private generation = 0;
-  private readonly waiters = new Set<Waiter>();
+  private readonly freshness: Freshness;
   private readonly watchers = new Set<WatcherHandle>();
   /** Revision ranges rebuilt by a relist: resuming strictly inside one could duplicate or skip. */
   private coarse: Array<{ from: number; to: number }> = [];
   private retryMs: number;
   private retryTimer: NodeJS.Timeout | undefined;
-  private progressTimer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly def: ResourceDefinition,
@@ -61,6 +56,11 @@ export class KindCache {
   ) {
     this.prefix = resourcePrefix(def);
     this.retryMs = options.retryMinMs;
+    this.freshness = new Freshness(
+      () => (this.initialized ? this.revision : undefined),
+      () => this.handle?.requestProgress?.(),
+      options.progressRequestIntervalMs,
+    );
   }
 
   get log(): EventLog {
@@ -85,9 +85,7 @@ export class KindCache {
     this.generation++;
     this.handle?.cancel();
     clearTimeout(this.retryTimer);
-    clearInterval(this.progressTimer);
-    for (const w of this.waiters) w.resolve(false);
-    this.waiters.clear();
+    this.freshness.cancelAll();
   }
 
   get(key: string): CachedObject | undefined {
@@ -131,52 +129,36 @@ export class KindCache {
 
   /** Resolves true once the cache has applied every change up to rev (false after timeoutMs). */
   waitFor(rev: number, timeoutMs: number): Promise<boolean> {
-    if (this.initialized && this.revision >= rev) return Promise.resolve(true);
-    if (this.stopped) return Promise.resolve(false);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => done(false), timeoutMs);
-      const waiter: Waiter = { rev, resolve: (ok) => done(ok) };
-      const done = (ok: boolean) => {
-        clearTimeout(timer);
-        this.waiters.delete(waiter);
-        if (this.waiters.size === 0) this.stopProgressRequests();
-        resolve(ok);
-      };
-      this.waiters.add(waiter);
-      this.startProgressRequests();
-    });
+    return this.stopped ? Promise.resolve(false) : this.freshness.waitFor(rev, timeoutMs);
   }
 
   /** Loads (or reloads) the full state, then watches from its revision. Retries with backoff. */
   private async sync(): Promise<void> {
     if (this.stopped) return;
     const gen = ++this.generation;
+    const first = !this.history;
     try {
-      const listed = await listAll(this.storage, this.prefix, this.options.listPageSize);
+      // The first load fills the (still unread) state directly; a relist builds a new one to diff against.
+      if (first) {
+        this.objects.clear();
+        this.keys.clear();
+      }
+      const loaded = first ? this.objects : new Map<string, CachedObject>();
+      const revision = await listAll(this.storage, this.prefix, this.options.listPageSize, (items) => {
+        for (const kv of items) {
+          const known = first ? undefined : this.objects.get(kv.key);
+          if (known && known.rev === kv.modRevision) loaded.set(kv.key, known); // unchanged: no re-encoding
+          else if (this.ingest(loaded, kv) && first) this.keys.add(kv.key);
+        }
+      });
       if (this.stopped || gen !== this.generation) return;
-      const now = Date.now();
-      const loaded = new Map<string, CachedObject>();
-      for (const kv of listed.items) {
-        try {
-          loaded.set(kv.key, cacheObject(this.def, kv.key, kv.value, kv.modRevision));
-        } catch (e) {
-          this.logger('error', 'watch cache skipped an undecodable object', { key: kv.key, error: (e as Error).message });
-        }
+      if (first) {
+        const { historyWindowMs: windowMs, historyMinEvents: minEvents, historyMaxEvents: maxEvents } = this.options;
+        this.history = new EventLog(revision, { windowMs, minEvents, maxEvents });
+      } else if (revision > this.revision) {
+        this.resynchronize(loaded, revision, Date.now());
       }
-      if (!this.history) {
-        this.history = new EventLog(listed.revision, {
-          windowMs: this.options.historyWindowMs,
-          minEvents: this.options.historyMinEvents,
-          maxEvents: this.options.historyMaxEvents,
-        });
-        for (const [k, o] of loaded) {
-          this.objects.set(k, o);
-          this.keys.add(k);
-        }
-      } else if (listed.revision > this.revision) {
-        this.resynchronize(loaded, listed.revision, now);
-      }
-      this.revision = Math.max(this.revision, listed.revision);
+      this.revision = Math.max(this.revision, revision);
       this.initialized = true;
       this.synced = true;
       this.retryMs = this.options.retryMinMs;
@@ -187,6 +169,16 @@ export class KindCache {
       if (this.stopped || gen !== this.generation) return;
       this.logger('warn', 'watch cache list failed, retrying', { resource: this.def.plural, error: (e as Error).message });
       this.retryLater();
+    }
+  }
+
+  private ingest(into: Map<string, CachedObject>, kv: KeyValue): boolean {
+    try {
+      into.set(kv.key, cacheObject(this.def, kv.key, kv.value, kv.modRevision));
+      return true;
+    } catch (e) {
+      this.logger('error', 'watch cache skipped an undecodable object', { key: kv.key, error: (e as Error).message });
+      return false;
     }
   }
 
@@ -252,7 +244,7 @@ export class KindCache {
   private onProgress(rev: number): void {
     if (rev <= this.revision) return;
     this.revision = rev;
-    this.resolveWaiters();
+    this.freshness.check();
   }
 
   private onWatchError(err: Error): void {
@@ -264,7 +256,7 @@ export class KindCache {
 
   private afterChange(): void {
     this.history?.trim();
-    this.resolveWaiters();
+    this.freshness.check();
     for (const w of this.watchers) {
       try {
         w.wake();
@@ -274,30 +266,11 @@ export class KindCache {
     }
   }
 
-  private resolveWaiters(): void {
-    if (!this.initialized) return;
-    for (const w of [...this.waiters]) if (this.revision >= w.rev) w.resolve(true);
-  }
-
   private retryLater(): void {
     clearTimeout(this.retryTimer);
     const delay = this.retryMs;
     this.retryMs = Math.min(this.options.retryMaxMs, this.retryMs * 2);
     this.retryTimer = setTimeout(() => void this.sync(), delay);
     this.retryTimer.unref?.();
-  }
-
-  /** Asks storage for progress while someone waits, when the adapter can (etcd WatchProgressRequest). */
-  private startProgressRequests(): void {
-    if (this.progressTimer) return;
-    const ask = () => this.handle?.requestProgress?.();
-    ask();
-    this.progressTimer = setInterval(ask, this.options.progressRequestIntervalMs);
-    this.progressTimer.unref?.();
-  }
-
-  private stopProgressRequests(): void {
-    clearInterval(this.progressTimer);
-    this.progressTimer = undefined;
   }
 }

@@ -7,19 +7,17 @@ import type { KeyValue, StoragePort } from '../../ports/storage.port';
 import type { CachedObject } from './cached-object';
 import { CacheEvent } from './event-log';
 
-/** Every key under prefix at one revision, paged. */
-export async function listAll(storage: StoragePort, prefix: string, pageSize: number): Promise<{ items: KeyValue[]; revision: number }> {
-  const items: KeyValue[] = [];
+/** Every key under prefix at one revision, handed over page by page (so raw pages can be freed early). */
+export async function listAll(storage: StoragePort, prefix: string, pageSize: number, onPage: (items: KeyValue[]) => void): Promise<number> {
   let revision = 0;
   let startKey: string | undefined;
   for (;;) {
     const page = await storage.range(prefix, { revision, limit: pageSize, startKey });
     revision = page.revision;
-    items.push(...page.items);
-    if (!page.more || page.items.length === 0) break;
+    onPage(page.items);
+    if (!page.more || page.items.length === 0) return revision;
     startKey = `${page.items[page.items.length - 1].key}\u0000`;
   }
-  return { items, revision };
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   conflictCauses,
   conflictMessage,
   ConflictError,
+  describeManager,
   decodeManagedFields,
   encodeManagedFields,
   FieldSet,
@@ -100,6 +101,21 @@ describe('updateOwnership', () => {
     const removed = updateOwnership(cm({ o: 'p' }), cm({}), managers, ctx);
     expect(removed.empty()).toBe(true);
     expect(managers.has(A)).toBe(false);
+  });
+});
+
+describe('manager descriptions in conflicts', () => {
+  test('appliers by name; updaters with their version; subresource first', () => {
+    expect(describeManager(A)).toBe('"a"');
+    expect(describeManager(U)).toBe('"kubectl-client-side-apply" using v1');
+    expect(describeManager(managerIdentifier({ manager: 'c', operation: 'Update', apiVersion: 'policy/v1', subresource: 'status' }))).toBe(
+      '"c" with subresource "status" using policy/v1',
+    );
+  });
+
+  test('untracked fields are never owned', () => {
+    const set = toFieldSet({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x', namespace: 'n', uid: 'u', resourceVersion: '1', labels: { a: 'b' } } }, testSchema);
+    expect(stripUntracked(set).paths().map(pathString)).toEqual(['.metadata.labels.a']);
   });
 });
 
