@@ -22,7 +22,7 @@ export function freePort() {
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function track(child, name) {
+function track(child) {
   let output = '';
   const keep = (d) => (output = (output + d).slice(-4000));
   child.stdout?.on('data', keep);
@@ -33,7 +33,7 @@ function track(child, name) {
     pid: child.pid,
     output: () => output,
     alive: () => child.exitCode === null && child.signalCode === null,
-    stop: () => stop(child, name),
+    stop: () => stop(child),
   };
 }
 
@@ -82,7 +82,7 @@ export async function startEtcd() {
     '--quota-backend-bytes', String(4 * 1024 ** 3),
     '--logger', 'zap', '--log-level', 'error',
   ], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const proc = track(child, 'etcd');
+  const proc = track(child);
   await waitHttp(`${endpoint}/health`, proc, 'etcd');
   return { ...proc, endpoint };
 }
@@ -94,7 +94,7 @@ export async function startServer(root, etcdEndpoint, extraArgs = []) {
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, join(root, 'dist/main.js'), '--etcd-servers', etcdEndpoint, '--port', String(port),
     '--etcd-compaction-interval', '0', '--log-level', 'warn', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const proc = track(child, 'server');
+  const proc = track(child);
   const url = `http://127.0.0.1:${port}`;
   await waitHttp(`${url}/readyz`, proc, 'server', 120_000);
   return { ...proc, url, port, memory: () => memoryOf(child.pid) };
@@ -105,7 +105,7 @@ export async function startBareServer(body) {
   const port = await freePort();
   const code = `const b=Buffer.from(process.argv[1],'base64');require('node:http').createServer((q,s)=>{s.writeHead(200,{'Content-Type':'application/json','Content-Length':b.length});s.end(b)}).listen(${port},'127.0.0.1')`;
   const child = spawn(process.execPath, ['-e', code, body.toString('base64')], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const proc = track(child, 'bare');
+  const proc = track(child);
   const url = `http://127.0.0.1:${port}`;
   await waitHttp(url, proc, 'bare server');
   return { ...proc, url };

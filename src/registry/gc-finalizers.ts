@@ -12,13 +12,15 @@
  *    blockOwnerDeletion remains.
  * Removing the last finalizer deletes the object (the store's finalizing
  * path). Background cascading (deleting dependents of owners that are gone)
- * is not done. A storage watch marks the state dirty; a timer rescans every
+ * is not done. A storage watch marks the state dirty; a timer rereads every
  * kind when dirty, while work is pending, and every 30 s regardless.
  */
 import { KObject, OwnerReference } from '../machinery/object';
 import { apiVersionOf, ResourceDefinition, UserInfo } from '../machinery/resource-definition';
 import type { StoragePort, WatchHandle } from '../ports/storage.port';
 import { foregroundFinalizer, orphanFinalizer } from './delete';
+import { listFromStorage } from './list';
+import { compilePredicate } from './predicate';
 import type { Registry } from './registry';
 import type { DeleteOptions, WriteOptions } from './request';
 
@@ -106,12 +108,8 @@ const hasGcFinalizer = (o: KObject) => !!o.metadata.deletionTimestamp && !!o.met
 
 /** One pass; true while some owner still waits for its dependents. */
 async function pass(registry: Registry, log: Log): Promise<boolean> {
-  const all: Item[] = [];
-  for (const def of registry.definitions) {
-    // resourceVersion 0: whatever the cache holds now; a stale view only delays the next pass.
-    const list = await registry.list(def, { resourceVersion: '0' });
-    for (const obj of list.items) all.push({ def, obj });
-  }
+  // Read from storage, not the watch cache: a dependent created just before its owner's deletion must not be missed.
+  const all = await listAll(registry);
   const owners = all.filter((i) => hasGcFinalizer(i.obj));
   if (owners.length === 0) return false;
   const byUid = new Map(all.filter((i) => i.obj.metadata.uid).map((i) => [i.obj.metadata.uid!, i]));
@@ -143,6 +141,15 @@ async function pass(registry: Registry, log: Log): Promise<boolean> {
     }
   }
   return waiting;
+}
+
+async function listAll(registry: Registry): Promise<Item[]> {
+  const all: Item[] = [];
+  for (const def of registry.definitions) {
+    const list = await listFromStorage(def, registry.deps.storage, { predicate: compilePredicate(def) });
+    for (const obj of list.items) all.push({ def, obj });
+  }
+  return all;
 }
 
 /** Owner references only count within the dependent's namespace, or to cluster-scoped owners. */
