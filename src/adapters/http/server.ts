@@ -29,7 +29,7 @@ export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.set('query parser', 'extended');
+  app.set('query parser', 'simple');
   for (const m of deps.middleware ?? []) app.use(m);
   app.use(healthRouter(deps.health));
   app.get('/version', (_req, res) => {
