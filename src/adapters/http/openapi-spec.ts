@@ -62,7 +62,7 @@ function reachable(roots: Function[]): Record<string, Schema> {
 
 const queryParam = (name: string, type: string, description: string, flavor: Flavor) =>
   flavor === 'v3'
-    ? { name, in: 'query', description, schema: { type }, uniqueItems: true }
+    ? { name, in: 'query', description, schema: { type } }
     : { name, in: 'query', description, type, uniqueItems: true };
 
 function writeParams(flavor: Flavor, patch = false) {
@@ -83,10 +83,17 @@ function listParams(flavor: Flavor) {
   ].map(([n, t]) => queryParam(n, t, `List/watch option ${n}.`, flavor));
 }
 
-function operation(def: ResourceDefinition, action: string, flavor: Flavor, opts: { body?: string[]; params?: unknown[]; response: string }): Doc {
+/** Upstream-style operation ids: listNamespacedLease, readClusterTrustBundle, patchNamespacedPodDisruptionBudgetStatus... */
+function operationId(def: ResourceDefinition, action: string, suffix = ''): string {
+  const verb: Record<string, string> = { list: 'list', post: 'create', deletecollection: 'deleteCollection', get: 'read', put: 'replace', patch: 'patch', delete: 'delete' };
+  const scope = def.namespaced && suffix !== 'ForAllNamespaces' ? 'Namespaced' : '';
+  return `${verb[action]}${scope}${def.kind}${suffix}`;
+}
+
+function operation(def: ResourceDefinition, action: string, flavor: Flavor, opts: { body?: string[]; params?: unknown[]; response: string; idSuffix?: string }): Doc {
   const ref = (name: string) => ({ $ref: `#/${flavor === 'v3' ? 'components/schemas' : 'definitions'}/${name}` });
   const op: Doc = {
-    operationId: `${action}${def.kind}`,
+    operationId: operationId(def, action, opts.idSuffix),
     tags: [def.group || 'core'],
     'x-kubernetes-action': action,
     'x-kubernetes-group-version-kind': gvk(def)[0],
@@ -114,7 +121,7 @@ function toTemplate(path: string): string {
 function pathParams(path: string, flavor: Flavor) {
   return [...path.matchAll(/\{([a-z]+)\}/g)].map((m) =>
     flavor === 'v3'
-      ? { name: m[1], in: 'path', required: true, schema: { type: 'string' }, uniqueItems: true }
+      ? { name: m[1], in: 'path', required: true, schema: { type: 'string' } }
       : { name: m[1], in: 'path', required: true, type: 'string', uniqueItems: true },
   );
 }
@@ -142,12 +149,15 @@ function pathsFor(def: ResourceDefinition, flavor: Flavor, patchTypes: string[])
   for (const [sub, s] of Object.entries(def.subresources)) {
     const path = `${item}/${sub}`;
     const entry: Doc = { parameters: pathParams(path, flavor) };
-    if (s.verbs.includes('get')) entry.get = operation(def, 'get', flavor, { response: def.schemaRoot.name });
-    if (s.verbs.includes('update')) entry.put = operation(def, 'put', flavor, { body: bodyTypes, params: writeParams(flavor), response: def.schemaRoot.name });
-    if (s.verbs.includes('patch')) entry.patch = operation(def, 'patch', flavor, { body: patchTypes, params: writeParams(flavor, true), response: def.schemaRoot.name });
+    const idSuffix = sub.charAt(0).toUpperCase() + sub.slice(1);
+    if (s.verbs.includes('get')) entry.get = operation(def, 'get', flavor, { response: def.schemaRoot.name, idSuffix });
+    if (s.verbs.includes('update')) entry.put = operation(def, 'put', flavor, { body: bodyTypes, params: writeParams(flavor), response: def.schemaRoot.name, idSuffix });
+    if (s.verbs.includes('patch')) entry.patch = operation(def, 'patch', flavor, { body: patchTypes, params: writeParams(flavor, true), response: def.schemaRoot.name, idSuffix });
     out[path] = entry;
   }
-  if (p.allNamespaces) out[toTemplate(p.allNamespaces)] = { get: operation(def, 'list', flavor, { params: listParams(flavor), response: list }) };
+  if (p.allNamespaces) {
+    out[toTemplate(p.allNamespaces)] = { get: operation(def, 'list', flavor, { params: listParams(flavor), response: list, idSuffix: 'ForAllNamespaces' }) };
+  }
   return out;
 }
 

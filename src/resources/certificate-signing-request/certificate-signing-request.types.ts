@@ -72,6 +72,7 @@ export class CsrStatus {
   certificate?: string;
 }
 
+@Describe('A request for an x509 certificate: submitted, then approved or denied, then issued by its signer.')
 export class CertificateSigningRequest {
   @IsOptional() @IsString() @Describe('Versioned schema of this representation.') apiVersion?: string;
   @IsOptional() @IsString() @Describe('REST resource this object represents.') kind?: string;

@@ -15,6 +15,7 @@ export class CtbSpec {
   trustBundle!: string;
 }
 
+@Describe('A cluster-scoped set of X.509 trust anchors (root certificates), optionally tied to one signer.')
 export class ClusterTrustBundle {
   @IsOptional() @IsString() @Describe('Versioned schema of this representation.') apiVersion?: string;
   @IsOptional() @IsString() @Describe('REST resource this object represents.') kind?: string;

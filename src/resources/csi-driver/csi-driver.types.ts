@@ -35,6 +35,7 @@ export class CsiDriverSpec {
   preventPodSchedulingIfMissing?: boolean;
 }
 
+@Describe('Describes a CSI volume driver deployed on the cluster: whether attach is needed and what the node agent passes on mount.')
 export class CSIDriver {
   @IsOptional() @IsString() @Describe('Versioned schema of this representation.') apiVersion?: string;
   @IsOptional() @IsString() @Describe('REST resource this object represents.') kind?: string;

@@ -4,6 +4,7 @@ import { IsOptional, IsString, ValidateNested } from 'class-validator';
 import { LabelSelectorSchema, ObjectMetaSchema } from '../../machinery/meta.types';
 import { Describe, JSONSchema, QuantityField } from '../../machinery/schema/declare';
 
+@Describe('The result of one CSI GetCapacity call for a storage class in a topology segment, used to place new volumes.')
 export class CSIStorageCapacity {
   @IsOptional() @IsString() @Describe('Versioned schema of this representation.') apiVersion?: string;
   @IsOptional() @IsString() @Describe('REST resource this object represents.') kind?: string;

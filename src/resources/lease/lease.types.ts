@@ -15,6 +15,7 @@ export class LeaseSpec {
   @IsOptional() @IsString() @Describe('Coordinated leader election strategy. Needs CoordinatedLeaderElection.') strategy?: string;
 }
 
+@Describe('A lease: a holder, when it was acquired and renewed, and for how long it holds.')
 export class Lease {
   @IsOptional() @IsString() @Describe('Versioned schema of this representation.') apiVersion?: string;
   @IsOptional() @IsString() @Describe('REST resource this object represents.') kind?: string;

@@ -53,6 +53,7 @@ export class PcrStatus {
   @IsOptional() @Format('date-time') @Describe('When the node agent should start refreshing the certificate.') beginRefreshAt?: string;
 }
 
+@Describe('A pod asking a signer for a certificate; node agents use it for podCertificate projected volumes.')
 export class PodCertificateRequest {
   @IsOptional() @IsString() @Describe('Versioned schema of this representation.') apiVersion?: string;
   @IsOptional() @IsString() @Describe('REST resource this object represents.') kind?: string;

@@ -65,6 +65,7 @@ export class PdbStatus {
   conditions?: PdbCondition[];
 }
 
+@Describe('The maximum disruption that voluntary evictions may cause to a set of pods.')
 export class PodDisruptionBudget {
   @IsOptional() @IsString() @Describe('Versioned schema of this representation.') apiVersion?: string;
   @IsOptional() @IsString() @Describe('REST resource this object represents.') kind?: string;

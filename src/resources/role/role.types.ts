@@ -16,6 +16,7 @@ export class RolePolicyRule {
   @Describe('Non-resource URL paths; not allowed in a namespaced Role.') nonResourceURLs?: string[];
 }
 
+@Describe('A namespaced set of policy rules that a RoleBinding grants as a unit.')
 export class Role {
   @IsOptional() @IsString() @Describe('Versioned schema of this representation.') apiVersion?: string;
   @IsOptional() @IsString() @Describe('REST resource this object represents.') kind?: string;

@@ -20,6 +20,7 @@ export class ServiceAccountLocalObjectReference {
   @IsOptional() @IsString() @Describe('Name of the referent in the same namespace.') name?: string;
 }
 
+@Describe('A named identity for processes in pods, with the secrets they may use.')
 export class ServiceAccount {
   @IsOptional() @IsString() @Describe('Versioned schema of this representation.') apiVersion?: string;
   @IsOptional() @IsString() @Describe('REST resource this object represents.') kind?: string;

@@ -101,6 +101,7 @@ export class WorkloadSpec {
   compositePodGroupTemplates?: WorkloadCompositePodGroupTemplate[];
 }
 
+@Describe('Scheduling constraints for a workload: the pod groups it is made of and how they are scheduled and disrupted.')
 export class Workload {
   @IsOptional() @IsString() @Describe('Versioned schema of this representation.') apiVersion?: string;
   @IsOptional() @IsString() @Describe('REST resource this object represents.') kind?: string;
