@@ -20,6 +20,9 @@ interface Tap {
 
 export class FlakyStorage implements StoragePort {
   dropping = false;
+  /** While set, watch events are held back (a slow stream) until release(). */
+  holding = false;
+  private held: Array<() => void> = [];
   private readonly taps = new Set<Tap>();
 
   constructor(readonly inner: StoragePort) {}
@@ -38,7 +41,11 @@ export class FlakyStorage implements StoragePort {
   watch(prefix: string, fromRevision: number, callbacks: WatchCallbacks): WatchHandle {
     const tap: Tap = { callbacks, inner: undefined as unknown as WatchHandle, dead: false };
     tap.inner = this.inner.watch(prefix, fromRevision, {
-      onEvents: (events) => !this.dropping && !tap.dead && callbacks.onEvents(events),
+      onEvents: (events) => {
+        if (this.dropping || tap.dead) return;
+        if (this.holding) this.held.push(() => !tap.dead && callbacks.onEvents(events));
+        else callbacks.onEvents(events);
+      },
       onProgress: (rev) => !this.dropping && !tap.dead && callbacks.onProgress?.(rev),
       onError: (err) => !tap.dead && callbacks.onError(err),
     });
@@ -53,6 +60,11 @@ export class FlakyStorage implements StoragePort {
         if (!this.dropping) tap.inner.requestProgress?.();
       },
     };
+  }
+
+  release(): void {
+    this.holding = false;
+    for (const deliver of this.held.splice(0)) deliver();
   }
 
   compactWatches(): void {

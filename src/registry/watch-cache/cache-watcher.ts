@@ -95,6 +95,8 @@ export class CacheWatcher implements WatcherHandle {
       const ev = log.at(this.nextSeq);
       if (!ev) return undefined;
       this.nextSeq++;
+      // A watch from a revision the cache had not reached yet starts at the log's end: skip what it already has.
+      if (ev.rev <= this.startRev) continue;
       if (ev.rev > this.pos) this.pos = ev.rev;
       const type = this.transition(ev);
       if (type) return { kind: 'event', type, rev: ev.rev, object: (type === 'DELETED' ? ev.prev : ev.object)!, frame: () => ev.frame(type) };
