@@ -31,17 +31,27 @@ function notAllowed(def: ResourceDefinition) {
 }
 
 export function resourceRouter(defs: ResourceDefinition[], deps: HandlerDeps): Router {
+  // One sub-router per group-version, mounted at its root: a request only walks its own group's routes.
+  const byRoot = new Map<string, ResourceDefinition[]>();
+  for (const def of defs) byRoot.set(groupVersionRoot(def), [...(byRoot.get(groupVersionRoot(def)) ?? []), def]);
   const router = Router();
+  for (const [root, group] of byRoot) router.use(root, groupRouter(group, root, deps));
+  return router;
+}
+
+function groupRouter(defs: ResourceDefinition[], root: string, deps: HandlerDeps): Router {
+  const router = Router({ mergeParams: true });
+  const rel = (path: string) => path.slice(root.length);
   for (const def of defs) {
     const h = resourceHandlers(def, deps);
     const p = resourcePaths(def);
     const deny = notAllowed(def);
-    router.route(p.collection).get(h.list).post(h.create).delete(h.removeCollection).all(deny);
-    if (p.allNamespaces) router.route(p.allNamespaces).get(h.list).all(deny);
-    router.route(p.watchCollection).get(h.list).all(deny);
-    if (p.watchAllNamespaces) router.route(p.watchAllNamespaces).get(h.list).all(deny);
+    router.route(rel(p.collection)).get(h.list).post(h.create).delete(h.removeCollection).all(deny);
+    if (p.allNamespaces) router.route(rel(p.allNamespaces)).get(h.list).all(deny);
+    router.route(rel(p.watchCollection)).get(h.list).all(deny);
+    if (p.watchAllNamespaces) router.route(rel(p.watchAllNamespaces)).get(h.list).all(deny);
     router
-      .route(p.watchItem)
+      .route(rel(p.watchItem))
       .get((req, res, next) => {
         const name = req.params.name as string;
         const fs = typeof req.query.fieldSelector === 'string' ? req.query.fieldSelector : '';
@@ -52,9 +62,9 @@ export function resourceRouter(defs: ResourceDefinition[], deps: HandlerDeps): R
         return h.list(req, res).catch(next);
       })
       .all(deny);
-    router.route(p.item).get(h.get()).put(h.update()).patch(h.patch()).delete(h.remove).all(deny);
+    router.route(rel(p.item)).get(h.get()).put(h.update()).patch(h.patch()).delete(h.remove).all(deny);
     for (const [name, sub] of Object.entries(def.subresources)) {
-      const route = router.route(`${p.item}/${name}`);
+      const route = router.route(`${rel(p.item)}/${name}`);
       if (sub.verbs.includes('get')) route.get(h.get(name));
       if (sub.verbs.includes('update')) route.put(h.update(name));
       if (sub.verbs.includes('patch')) route.patch(h.patch(name));
