@@ -11,6 +11,8 @@ import {
   type WatchCallbacks,
   type WatchHandle,
 } from '../../src/ports/storage.port';
+import { openStorage, type Backend } from '../support/test-server';
+import { startCacheServer, type CacheServer } from './harness';
 
 interface Tap {
   callbacks: WatchCallbacks;
@@ -76,4 +78,20 @@ export class FlakyStorage implements StoragePort {
       tap.callbacks.onError(new CompactedError(0, 0));
     }
   }
+}
+
+/** A cache server over a FlakyStorage on the given backend; close() tears all of it down. */
+export async function startFlakyCacheServer(backend: Backend): Promise<{ server: CacheServer; flaky: FlakyStorage; close(): Promise<void> }> {
+  const opened = openStorage(backend);
+  const flaky = new FlakyStorage(opened.storage);
+  const server = await startCacheServer(backend, { storage: flaky });
+  return {
+    server,
+    flaky,
+    async close() {
+      await server.close();
+      await flaky.close();
+      opened.cleanup();
+    },
+  };
 }

@@ -3,27 +3,19 @@
  * beat the storage watch) delivers only later changes, never the event at
  * that revision itself.
  */
-import { openStorage } from '../support/test-server';
-import { FlakyStorage } from './flaky-storage';
-import { backends, call, CacheServer, cm, startCacheServer, WatchClient } from './harness';
+import { FlakyStorage, startFlakyCacheServer } from './flaky-storage';
+import { backends, call, CacheServer, cm, WatchClient } from './harness';
 
 const base = '/api/v1/namespaces/ahead/configmaps';
 
 describe.each(backends)('watch from a revision ahead of the cache (%s)', (backend) => {
   let s: CacheServer;
   let flaky: FlakyStorage;
-  let cleanup: () => void;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    const opened = openStorage(backend);
-    cleanup = opened.cleanup;
-    flaky = new FlakyStorage(opened.storage);
-    s = await startCacheServer(backend, { storage: flaky });
+    ({ server: s, flaky, close } = await startFlakyCacheServer(backend));
   });
-  afterAll(async () => {
-    await s.close();
-    await flaky.close();
-    cleanup();
-  });
+  afterAll(() => close());
 
   test('starts strictly after the requested revision', async () => {
     flaky.holding = true;

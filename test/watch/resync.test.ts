@@ -3,9 +3,8 @@
  * what it missed into events, so a connected watcher sees every change once;
  * watches that would resume inside the rebuilt range get 410.
  */
-import { openStorage } from '../support/test-server';
-import { FlakyStorage } from './flaky-storage';
-import { backends, call, CacheServer, cm, startCacheServer, until, WatchClient } from './harness';
+import { FlakyStorage, startFlakyCacheServer } from './flaky-storage';
+import { backends, call, CacheServer, cm, until, WatchClient } from './harness';
 
 const base = '/api/v1/namespaces/resync/configmaps';
 const rv = (o: any) => Number(o.metadata.resourceVersion);
@@ -13,18 +12,11 @@ const rv = (o: any) => Number(o.metadata.resourceVersion);
 describe.each(backends)('watch cache resynchronisation (%s)', (backend) => {
   let s: CacheServer;
   let flaky: FlakyStorage;
-  let cleanup: () => void;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    const opened = openStorage(backend);
-    cleanup = opened.cleanup;
-    flaky = new FlakyStorage(opened.storage);
-    s = await startCacheServer(backend, { storage: flaky });
+    ({ server: s, flaky, close } = await startFlakyCacheServer(backend));
   });
-  afterAll(async () => {
-    await s.close();
-    await flaky.close();
-    cleanup();
-  });
+  afterAll(() => close());
 
   test('missed changes arrive as events exactly once; resuming inside the rebuilt range is 410', async () => {
     const a = (await call(s.url, 'POST', base, cm('a'))).json;

@@ -39,6 +39,15 @@ function rawBody(req: Request): Buffer {
   return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
 }
 
+/** DeleteOptions from the body when one was sent, else from the query (as upstream). */
+function deleteOptionsOf(req: Request) {
+  const body = rawBody(req);
+  if (body.length === 0 || body.toString('utf8').trim() === '') return deleteOptions(req, undefined);
+  const decoded = decodeObjectBody(req.get('content-type'), body).object;
+  if (!isPlainObject(decoded)) throw errors.badRequest('DeleteOptions must be a JSON object');
+  return deleteOptions(req, decoded);
+}
+
 function guard(fn: Handler): Handler {
   return async (req, res) => {
     try {
@@ -148,14 +157,7 @@ export function resourceHandlers(def: ResourceDefinition, deps: HandlerDeps) {
 
   const remove = guard(async (req, res) => {
     const fmt = format(req);
-    const body = rawBody(req);
-    let options: Record<string, unknown> | undefined;
-    if (body.length > 0 && body.toString('utf8').trim() !== '') {
-      const decoded = decodeObjectBody(req.get('content-type'), body).object;
-      if (!isPlainObject(decoded)) throw errors.badRequest('DeleteOptions must be a JSON object');
-      options = decoded;
-    }
-    const opts = deleteOptions(req, options);
+    const opts = deleteOptionsOf(req);
     const result = await registry.delete(def, namespaceOf(def, req), req.params.name as string, opts);
     if ((result.body as KObject).metadata && (result.body as { kind?: string }).kind !== 'Status') {
       renderObject(req, res, def, result.code, result.body as KObject, fmt);
@@ -164,14 +166,7 @@ export function resourceHandlers(def: ResourceDefinition, deps: HandlerDeps) {
 
   const removeCollection = guard(async (req, res) => {
     const fmt = format(req, true);
-    const body = rawBody(req);
-    let options: Record<string, unknown> | undefined;
-    if (body.length > 0 && body.toString('utf8').trim() !== '') {
-      const decoded = decodeObjectBody(req.get('content-type'), body).object;
-      if (!isPlainObject(decoded)) throw errors.badRequest('DeleteOptions must be a JSON object');
-      options = decoded;
-    }
-    const opts = deleteOptions(req, options);
+    const opts = deleteOptionsOf(req);
     const result = await registry.deleteCollection(def, listOptions(req, namespaceOf(def, req)), opts);
     renderList(req, res, def, result, fmt);
   });
