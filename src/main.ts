@@ -5,6 +5,8 @@
  */
 import 'reflect-metadata';
 import { createServer, Server } from 'node:http';
+import { createServer as createTlsServer, Server as TlsServer } from 'node:https';
+import { resolve as resolvePath, join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { parseFlags, FlagError, ServerConfig } from './config/flags';
 import { allDefinitions } from './resources';
@@ -13,6 +15,7 @@ import { startCompactor } from './registry/compactor';
 import { startGcFinalizers } from './registry/gc-finalizers';
 import type { StoragePort } from './ports/storage.port';
 import type { FeatureGates } from './machinery/feature-gates';
+import { apiVersionOf, type ResourceDefinition } from './machinery/resource-definition';
 import { openLmdbStorage } from './adapters/lmdb';
 import { EtcdStorage } from './adapters/etcd';
 import { WebCryptoAdapter } from './adapters/crypto';
@@ -23,7 +26,20 @@ import { WatchStreamServer, type WatchStreamOptions } from './adapters/http/watc
 import { CachedReadPath, WatchCache, type WatchCacheOptions } from './registry/watch-cache';
 import { version } from './version';
 import { createMetrics, instrumentStorage, metricsMiddleware, metricsRouter } from './adapters/metrics';
-import { resourcePrefix } from './registry/keys';
+import { objectKey, resourcePrefix } from './registry/keys';
+import { alwaysAllow, type AuthorizerPort } from './ports/authorizer.port';
+import { RbacAuthorizer, type KindSnapshotSource } from './auth/authz/rbac-authorizer';
+import { AuthenticatorChain } from './auth/authn/chain';
+import { x509Authenticator } from './auth/authn/x509';
+import { tokenFileAuthenticator } from './auth/authn/token-file';
+import { serviceAccountAuthenticator, type UidLookup } from './auth/authn/service-account';
+import { AuditTrail } from './auth/audit/trail';
+import { reconcileBootstrapPolicy } from './auth/bootstrap';
+import { errors } from './machinery/status';
+import { accessFilter } from './adapters/http/access-filter';
+import { authRouter } from './adapters/http/auth-routes';
+import { ensureAdminKubeconfig } from './adapters/pki';
+import { checkSharedCa, defaultSecurity, loadSecurity, type SecurityOptions, type TlsMaterial } from './security';
 
 export type Log = (level: string, msg: string, extra?: object) => void;
 
@@ -48,15 +64,82 @@ export interface AssembleOptions {
   /** Watch cache and watch stream tunables (tests shorten windows and intervals). */
   watchCache?: Partial<WatchCacheOptions>;
   watchStream?: Partial<WatchStreamOptions>;
+  /** Authentication, authorization, audit and limits (defaults: RBAC, anonymous allowed, no tokens). */
+  security?: Partial<SecurityOptions>;
+  /** Serving certificate and client CA; without it there is no HTTPS server. */
+  tls?: TlsMaterial;
 }
 
 export interface Assembled {
+  /** Plain HTTP: every request runs as system:admin (the opt-in `--port`). */
   server: Server;
+  /** HTTPS with authentication and authorization (when `tls` was given). */
+  secureServer?: TlsServer;
+  authorizer: AuthorizerPort;
+  /** Resolves once the bootstrap RBAC policy is in storage. */
+  bootstrapped: Promise<void>;
   registry: Registry;
   cache: WatchCache;
   watch: WatchStreamServer;
   /** Fails readiness first, then stops background work and closes storage. */
   shutdown(): Promise<void>;
+}
+
+/** The RBAC kinds as the watch cache holds them; a kind that is not served reads as empty. */
+function rbacSources(cache: WatchCache, definitions: ResourceDefinition[]) {
+  const source = (plural: string): KindSnapshotSource => {
+    const def = definitions.find((d) => d.group === 'rbac.authorization.svc.io' && d.plural === plural);
+    if (!def) return { changes: () => 0, objects: () => [] };
+    return { changes: () => cache.kind(def).changes, objects: () => cache.snapshot(def).objects };
+  };
+  return { roles: source('roles'), roleBindings: source('rolebindings'), clusterRoles: source('clusterroles'), clusterRoleBindings: source('clusterrolebindings') };
+}
+
+/** Object uids from the watch cache, for service-account token checks (no storage reads). */
+function uidLookup(cache: WatchCache, definitions: ResourceDefinition[]): UidLookup {
+  return {
+    uidOf(apiVersion, kind, namespace, name) {
+      const def = definitions.find((d) => apiVersionOf(d) === apiVersion && d.kind === kind);
+      if (!def) return undefined;
+      return cache.kind(def).get(objectKey(def, def.namespaced ? namespace : undefined, name))?.uid;
+    },
+  };
+}
+
+/** A TokenRequest may bind to any served kind; others are a 400 as upstream's unsupported kinds. */
+function bindableUid(lookup: UidLookup, definitions: ResourceDefinition[], apiVersion: string, kind: string, ns: string, name: string): string | undefined {
+  if (!definitions.some((d) => apiVersionOf(d) === apiVersion && d.kind === kind)) {
+    throw errors.badRequest(`cannot bind token for object of type ${apiVersion}, Kind=${kind}: it is not served here`);
+  }
+  return lookup.uidOf(apiVersion, kind, ns, name);
+}
+
+/** Reconciles the bootstrap RBAC policy once the cache is loaded, retrying until it succeeds. */
+function startBootstrapPolicy(registry: Registry, cache: WatchCache, log: Log): { stop(): void; done: Promise<void> } {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const done = new Promise<void>((resolve) => {
+    const attempt = async () => {
+      if (stopped) return resolve();
+      try {
+        if (!cache.ready()) throw new Error('watch cache not ready');
+        await reconcileBootstrapPolicy(registry, log);
+        return resolve();
+      } catch (e) {
+        if ((e as Error).message !== 'watch cache not ready') log('warn', 'bootstrap RBAC policy not reconciled yet, retrying', { error: (e as Error).message });
+        timer = setTimeout(() => void attempt(), 200);
+        timer.unref?.();
+      }
+    };
+    void attempt();
+  });
+  return {
+    done,
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
 }
 
 /** Builds the registry and HTTP server over the given storage (not yet listening). */
@@ -70,7 +153,21 @@ export function assemble(opts: AssembleOptions): Assembled {
   // Reads and watches are served from the watch cache, fed by one storage watch per kind.
   const cache = new WatchCache(storage, definitions, gates, opts.watchCache, log).start();
   const watch = new WatchStreamServer(cache, opts.watchStream);
-  const registry = new Registry(definitions, { storage, clock: systemClock, crypto: new WebCryptoAdapter(), gates }, new CachedReadPath(cache, storage));
+  const security = { ...defaultSecurity, ...opts.security };
+  const authorizer = security.authorizationMode === 'AlwaysAllow' ? alwaysAllow : new RbacAuthorizer(rbacSources(cache, definitions));
+  const registry = new Registry(
+    definitions,
+    { storage, clock: systemClock, crypto: new WebCryptoAdapter(), gates, authorizer },
+    new CachedReadPath(cache, storage),
+  );
+  const lookup = uidLookup(cache, definitions);
+  const tokenAuthenticators = [
+    ...(security.staticTokens ? [tokenFileAuthenticator(security.staticTokens)] : []),
+    ...(security.tokens ? [serviceAccountAuthenticator(security.tokens, lookup, systemClock, { issuers: security.issuers, audiences: security.audiences })] : []),
+  ];
+  const authenticator = new AuthenticatorChain([x509Authenticator], tokenAuthenticators, security.anonymous);
+  const audit = security.audit ? new AuditTrail(security.audit.policy, security.audit.sink, systemClock) : undefined;
+  const bootstrap = startBootstrapPolicy(registry, cache, log);
   const compactor = startCompactor(storage, (opts.compactionIntervalSeconds ?? 0) * 1000, (msg, extra) => log('info', msg, extra));
   // No kube-controller-manager here: a built-in controller finishes Orphan/Foreground deletions.
   const gcFinalizers = startGcFinalizers(registry, storage, log);
@@ -83,6 +180,7 @@ export function assemble(opts: AssembleOptions): Assembled {
   let shuttingDown = false;
   const storageCheck = { name: 'etcd', check: () => storage.ping() };
   let server: Server | undefined;
+  let secureServer: TlsServer | undefined;
   const app = createApp({
     registry,
     definitions,
@@ -99,15 +197,37 @@ export function assemble(opts: AssembleOptions): Assembled {
     version,
     patchContentTypes,
     extraRouters: [openApiRouter(definitions, patchContentTypes), metricsRouter(metrics)],
-    middleware: [metricsMiddleware(metrics, log)],
+    apiRouters: [
+      authRouter({
+        authorizer,
+        registry,
+        serviceAccounts: definitions.find((d) => d.group === '' && d.plural === 'serviceaccounts'),
+        tokens: security.tokens
+          ? {
+              tokens: security.tokens,
+              clock: systemClock,
+              newId: security.newId,
+              objects: { uidOf: (apiVersion, kind, ns, name) => bindableUid(lookup, definitions, apiVersion, kind, ns, name) },
+              options: { issuer: security.issuers[0], apiAudiences: security.audiences, maxExpirationSeconds: security.maxTokenExpirationSeconds },
+            }
+          : undefined,
+      }),
+    ],
+    middleware: [metricsMiddleware(metrics, log), accessFilter({ authenticator, authorizer, audit, limits: security.limits })],
     address: () => {
-      const a = server?.address() as AddressInfo | null | undefined;
+      const a = (secureServer?.listening ? secureServer : server)?.address() as AddressInfo | null | undefined;
       return a ? `${a.address}:${a.port}` : '127.0.0.1:8080';
     },
   });
   server = createServer(app);
+  secureServer = opts.tls
+    ? createTlsServer({ cert: opts.tls.cert, key: opts.tls.key, ca: opts.tls.clientCa, requestCert: true, rejectUnauthorized: false }, app)
+    : undefined;
   return {
     server,
+    secureServer,
+    authorizer,
+    bootstrapped: bootstrap.done,
     registry,
     cache,
     watch,
@@ -115,15 +235,39 @@ export function assemble(opts: AssembleOptions): Assembled {
       shuttingDown = true;
       compactor.stop();
       gcFinalizers.stop();
+      bootstrap.stop();
       watch.closeAll();
       cache.stop();
-      await new Promise<void>((resolve) => {
-        server!.close(() => resolve());
-        server!.closeIdleConnections();
-      });
+      await Promise.all(
+        [server!, secureServer].filter((s): s is Server => !!s).map(
+          (s) =>
+            new Promise<void>((resolve) => {
+              if (!s.listening) return resolve();
+              s.close(() => resolve());
+              s.closeIdleConnections();
+            }),
+        ),
+      );
+      await security.audit?.sink.close();
       await storage.close();
     },
   };
+}
+
+/** Where kubectl should connect: the bind address, or loopback when bound to every interface. */
+function serverUrl(config: ServerConfig, port: number): string {
+  const host = ['0.0.0.0', '::', ''].includes(config.bindAddress) ? '127.0.0.1' : config.bindAddress;
+  return `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+function listen(server: Server | TlsServer, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
 }
 
 async function main(): Promise<void> {
@@ -138,20 +282,35 @@ async function main(): Promise<void> {
     throw e;
   }
   const log = logger(config.logLevel);
+  const { security, tls, pki } = await loadSecurity(config);
+  if (pki.created.length) log('info', 'generated cluster PKI', { dir: pki.paths.dir, files: pki.created });
   const storage = openStorageFor(config);
+  const where = config.etcdServers.length ? `etcd prefix ${config.etcdPrefix}` : `the embedded store in ${config.dataDir}`;
+  await checkSharedCa(storage, pki, where);
   const assembled = assemble({
     storage,
     gates: config.featureGates,
     log,
     compactionIntervalSeconds: config.etcdCompactionIntervalSeconds,
     watchStream: { minRequestTimeoutSeconds: config.minRequestTimeoutSeconds },
+    security,
+    tls,
   });
-  assembled.server.listen(config.port, config.bindAddress, () => {
-    log('info', 'serving', {
-      address: `http://${config.bindAddress}:${config.port}`,
-      storage: config.etcdServers.length ? `etcd ${config.etcdServers.join(',')} prefix ${config.etcdPrefix}` : `embedded ${config.dataDir}`,
-    });
+  const securePort = await listen(assembled.secureServer!, config.securePort, config.bindAddress);
+  const url = serverUrl(config, securePort);
+  const kubeconfigDir = config.etcdServers.length ? pki.paths.dir : resolvePath(config.dataDir);
+  const kubeconfig = join(kubeconfigDir, 'admin.kubeconfig');
+  await ensureAdminKubeconfig(kubeconfig, url, pki.ca, new Date());
+  log('info', 'serving', {
+    address: url,
+    storage: config.etcdServers.length ? `etcd ${config.etcdServers.join(',')} prefix ${config.etcdPrefix}` : `embedded ${config.dataDir}`,
+    authorization: config.authorizationMode,
   });
+  if (config.port > 0) {
+    const port = await listen(assembled.server, config.port, config.insecureBindAddress);
+    log('warn', 'serving plain HTTP as system:admin without authentication: for a developer machine only', { address: `http://${config.insecureBindAddress}:${port}` });
+  }
+  log('info', `export KUBECONFIG=${kubeconfig}`);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -169,6 +328,15 @@ async function main(): Promise<void> {
 
 if (require.main === module) {
   main().catch((e) => {
+    if (e instanceof FlagError) {
+      console.error(e.message);
+      process.exit(2);
+    }
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      console.error(`cannot listen: ${(e as Error).message}`);
+      process.exit(1);
+    }
     console.error(JSON.stringify({ level: 'fatal', msg: (e as Error).message, stack: (e as Error).stack }));
     process.exit(1);
   });

@@ -90,14 +90,17 @@ export async function startEtcd() {
 /** `node dist/main.js` against etcd; resolves once /readyz answers ok (so the watch cache is loaded). */
 export async function startServer(root, etcdEndpoint, extraArgs = []) {
   const port = await freePort();
+  const securePort = await freePort();
+  const certDir = mkdtempSync(join(tmpdir(), 'bench-pki-'));
+  dirs.add(certDir);
   // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to look inside the server.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, join(root, 'dist/main.js'), '--etcd-servers', etcdEndpoint, '--port', String(port),
-    '--etcd-compaction-interval', '0', '--log-level', 'warn', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+    '--secure-port', String(securePort), '--cert-dir', certDir, '--etcd-compaction-interval', '0', '--log-level', 'warn', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
   const proc = track(child);
   const url = `http://127.0.0.1:${port}`;
   await waitHttp(`${url}/readyz`, proc, 'server', 120_000);
-  return { ...proc, url, port, memory: () => memoryOf(child.pid) };
+  return { ...proc, url, port, secureUrl: `https://127.0.0.1:${securePort}`, certDir, memory: () => memoryOf(child.pid) };
 }
 
 /** A bare node:http server answering every request with the same bytes. */

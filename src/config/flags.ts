@@ -1,12 +1,18 @@
 /**
  * Command-line flags, named as kube-apiserver names them where one exists.
- * `npm start -- --port 9000 --etcd-servers=http://127.0.0.1:2379`.
+ * `npm start -- --secure-port 7443 --etcd-servers=http://127.0.0.1:2379`.
  */
 import { FeatureGates } from '../machinery/feature-gates';
 
 export interface ServerConfig {
   bindAddress: string;
+  securePort: number;
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
+  certDir: string;
+  /** Plain-HTTP port served as system:admin; 0 = off. */
   port: number;
+  insecureBindAddress: string;
   dataDir: string;
   etcdServers: string[];
   etcdPrefix: string;
@@ -15,63 +21,166 @@ export interface ServerConfig {
   minRequestTimeoutSeconds: number;
   featureGates: FeatureGates;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  clientCaFile?: string;
+  tokenAuthFile?: string;
+  serviceAccountSigningKeyFile?: string;
+  serviceAccountKeyFiles: string[];
+  serviceAccountIssuers: string[];
+  apiAudiences: string[];
+  serviceAccountMaxTokenExpirationSeconds: number;
+  anonymousAuth: boolean;
+  authorizationMode: 'RBAC' | 'AlwaysAllow';
+  auditLogPath?: string;
+  auditPolicyFile?: string;
+  auditLogMaxSizeMB: number;
+  auditLogMaxBackup: number;
+  maxRequestsInflight: number;
+  maxMutatingRequestsInflight: number;
 }
 
 const usage = `Usage: node dist/main.js [flags]
-  --bind-address IP                  address to listen on (default 127.0.0.1)
-  --port N                           plain HTTP port (default 8080)
+  --bind-address IP                  address of the HTTPS port (default 127.0.0.1)
+  --secure-port N                    HTTPS port (default 6443)
+  --tls-cert-file, --tls-private-key-file FILE
+                                     serving certificate and key (default: generated under the PKI directory)
+  --cert-dir DIR                     PKI directory on etcd (default ./pki; <data-dir>/pki on the embedded store)
+  --port N                           plain-HTTP port, every request served as system:admin (default 0 = off; unsafe)
+  --insecure-bind-address IP         address of the plain-HTTP port, loopback only (default 127.0.0.1)
   --data-dir DIR                     embedded store directory (default ./data)
   --etcd-servers URL[,URL]           use etcd at these URLs instead of the embedded store
   --etcd-prefix PREFIX               key prefix in etcd (default /registry)
   --etcd-compaction-interval SECONDS compaction period, 0 disables (default 300; also accepts 5m, 30s)
   --min-request-timeout SECONDS      watches without timeoutSeconds end after [this, 2x) (default 1800)
+  --client-ca-file FILE              CA bundle for client certificates (default: the cluster CA)
+  --token-auth-file FILE             static bearer tokens, CSV token,user,uid,"group1,group2"
+  --service-account-signing-key-file FILE   key that signs service-account tokens (default: generated)
+  --service-account-key-file FILE    public keys that verify service-account tokens (repeatable)
+  --service-account-issuer URL       token issuer (repeatable; the first one signs)
+  --api-audiences A[,B]              accepted token audiences (default: the issuer)
+  --service-account-max-token-expiration DURATION   cap on requested token lifetimes (default: none)
+  --anonymous-auth BOOL              serve requests without credentials as system:anonymous (default true)
+  --authorization-mode MODE          RBAC or AlwaysAllow (default RBAC)
+  --audit-log-path FILE              audit events as JSON lines ("-" for stdout)
+  --audit-policy-file FILE           audit policy (default without it: Metadata for every request)
+  --audit-log-maxsize MB             rotate the audit log at this size (default 100; 0 = never)
+  --audit-log-maxbackup N            rotated files to keep (default 10; 0 = all)
+  --max-requests-inflight N          concurrent non-mutating requests before 429 (default 400)
+  --max-mutating-requests-inflight N concurrent mutating requests before 429 (default 200)
   --feature-gates Name=true,...      feature gates (spec section 9)
   --log-level LEVEL                  debug|info|warn|error (default info)`;
 
 export class FlagError extends Error {}
 
-function durationSeconds(raw: string): number {
+const valueFlags = [
+  'bind-address', 'secure-port', 'tls-cert-file', 'tls-private-key-file', 'cert-dir', 'port', 'insecure-bind-address', 'data-dir',
+  'etcd-servers', 'etcd-prefix', 'etcd-compaction-interval', 'min-request-timeout', 'feature-gates', 'log-level', 'client-ca-file',
+  'token-auth-file', 'service-account-signing-key-file', 'service-account-key-file', 'service-account-issuer', 'api-audiences',
+  'service-account-max-token-expiration', 'authorization-mode', 'audit-log-path', 'audit-policy-file', 'audit-log-maxsize',
+  'audit-log-maxbackup', 'max-requests-inflight', 'max-mutating-requests-inflight',
+];
+/** Flags that may stand alone (`--anonymous-auth` = true) or take `=false`. */
+const boolFlags = ['anonymous-auth'];
+
+export function durationSeconds(raw: string, flag = 'duration'): number {
   const m = /^(\d+)(s|m|h)?$/.exec(raw.trim());
-  if (!m) throw new FlagError(`invalid duration "${raw}"`);
+  if (!m) throw new FlagError(`invalid --${flag} "${raw}": want seconds or a duration like 30s, 5m, 1h`);
   return Number(m[1]) * (m[2] === 'm' ? 60 : m[2] === 'h' ? 3600 : 1);
 }
 
+function integer(values: Map<string, string[]>, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = values.get(name)?.at(-1);
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isInteger(n) || n < min || n > max) throw new FlagError(`invalid --${name} "${raw}": want an integer from ${min} to ${max}`);
+  return n;
+}
+
+function bool(values: Map<string, string[]>, name: string, fallback: boolean): boolean {
+  const raw = values.get(name)?.at(-1);
+  if (raw === undefined) return fallback;
+  if (['true', '1', 't', 'T', 'TRUE', 'True'].includes(raw)) return true;
+  if (['false', '0', 'f', 'F', 'FALSE', 'False'].includes(raw)) return false;
+  throw new FlagError(`invalid --${name} "${raw}": want true or false`);
+}
+
+function isLoopback(address: string): boolean {
+  return address === 'localhost' || address === '::1' || /^127\.\d+\.\d+\.\d+$/.test(address);
+}
+
 export function parseFlags(argv: string[]): ServerConfig {
-  const values = new Map<string, string>();
+  const values = new Map<string, string[]>();
+  const put = (k: string, v: string) => values.set(k, [...(values.get(k) ?? []), v]);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') throw new FlagError(usage);
     if (!arg.startsWith('--')) throw new FlagError(`unexpected argument "${arg}"\n${usage}`);
     const eq = arg.indexOf('=');
-    if (eq > 0) values.set(arg.slice(2, eq), arg.slice(eq + 1));
-    else {
+    const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
+    if (!valueFlags.includes(name) && !boolFlags.includes(name)) throw new FlagError(`unknown flag: --${name}\n${usage}`);
+    if (eq > 0) put(name, arg.slice(eq + 1));
+    else if (boolFlags.includes(name)) {
       const next = argv[i + 1];
-      if (next === undefined || next.startsWith('--')) throw new FlagError(`flag ${arg} needs a value`);
-      values.set(arg.slice(2), next);
+      if (next !== undefined && /^(true|false)$/i.test(next)) {
+        put(name, next);
+        i++;
+      } else put(name, 'true');
+    } else {
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('--')) throw new FlagError(`flag --${name} needs a value`);
+      put(name, next);
       i++;
     }
   }
-  const known = ['bind-address', 'port', 'data-dir', 'etcd-servers', 'etcd-prefix', 'etcd-compaction-interval', 'min-request-timeout', 'feature-gates', 'log-level'];
-  for (const k of values.keys()) if (!known.includes(k)) throw new FlagError(`unknown flag: --${k}\n${usage}`);
-  const port = Number(values.get('port') ?? '8080');
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new FlagError(`invalid --port ${values.get('port')}`);
+  const last = (k: string) => values.get(k)?.at(-1);
+  const list = (k: string) => (values.get(k) ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
   let featureGates: FeatureGates;
   try {
-    featureGates = FeatureGates.parse(values.get('feature-gates') ?? '');
+    featureGates = FeatureGates.parse(last('feature-gates') ?? '');
   } catch (e) {
     throw new FlagError(`invalid --feature-gates: ${(e as Error).message}`);
   }
-  const logLevel = (values.get('log-level') ?? 'info') as ServerConfig['logLevel'];
+  const logLevel = (last('log-level') ?? 'info') as ServerConfig['logLevel'];
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) throw new FlagError(`invalid --log-level ${logLevel}`);
+  const insecureBindAddress = last('insecure-bind-address') ?? '127.0.0.1';
+  if (!isLoopback(insecureBindAddress)) {
+    throw new FlagError(`invalid --insecure-bind-address "${insecureBindAddress}": the plain-HTTP port serves everyone as system:admin, so it binds to a loopback address only`);
+  }
+  const authorizationMode = last('authorization-mode') ?? 'RBAC';
+  if (authorizationMode !== 'RBAC' && authorizationMode !== 'AlwaysAllow') throw new FlagError(`invalid --authorization-mode "${authorizationMode}": want RBAC or AlwaysAllow`);
+  const tlsCertFile = last('tls-cert-file');
+  const tlsPrivateKeyFile = last('tls-private-key-file');
+  if (!!tlsCertFile !== !!tlsPrivateKeyFile) throw new FlagError('--tls-cert-file and --tls-private-key-file go together');
+  const issuers = values.get('service-account-issuer') ?? ['https://kubernetes.default.svc.cluster.local'];
+  const maxExp = last('service-account-max-token-expiration');
   return {
-    bindAddress: values.get('bind-address') ?? '127.0.0.1',
-    port,
-    dataDir: values.get('data-dir') ?? './data',
-    etcdServers: (values.get('etcd-servers') ?? '').split(',').map((s) => s.trim()).filter(Boolean),
-    etcdPrefix: values.get('etcd-prefix') ?? '/registry',
-    etcdCompactionIntervalSeconds: durationSeconds(values.get('etcd-compaction-interval') ?? '300'),
-    minRequestTimeoutSeconds: Math.max(1, durationSeconds(values.get('min-request-timeout') ?? '1800')),
+    bindAddress: last('bind-address') ?? '127.0.0.1',
+    securePort: integer(values, 'secure-port', 6443, 0, 65535),
+    tlsCertFile,
+    tlsPrivateKeyFile,
+    certDir: last('cert-dir') ?? '',
+    port: integer(values, 'port', 0, 0, 65535),
+    insecureBindAddress,
+    dataDir: last('data-dir') ?? './data',
+    etcdServers: list('etcd-servers'),
+    etcdPrefix: last('etcd-prefix') ?? '/registry',
+    etcdCompactionIntervalSeconds: durationSeconds(last('etcd-compaction-interval') ?? '300', 'etcd-compaction-interval'),
+    minRequestTimeoutSeconds: Math.max(1, durationSeconds(last('min-request-timeout') ?? '1800', 'min-request-timeout')),
     featureGates,
     logLevel,
+    clientCaFile: last('client-ca-file'),
+    tokenAuthFile: last('token-auth-file'),
+    serviceAccountSigningKeyFile: last('service-account-signing-key-file'),
+    serviceAccountKeyFiles: values.get('service-account-key-file') ?? [],
+    serviceAccountIssuers: issuers,
+    apiAudiences: list('api-audiences').length ? list('api-audiences') : issuers,
+    serviceAccountMaxTokenExpirationSeconds: maxExp ? durationSeconds(maxExp, 'service-account-max-token-expiration') : 0,
+    anonymousAuth: bool(values, 'anonymous-auth', true),
+    authorizationMode,
+    auditLogPath: last('audit-log-path'),
+    auditPolicyFile: last('audit-policy-file'),
+    auditLogMaxSizeMB: integer(values, 'audit-log-maxsize', 100),
+    auditLogMaxBackup: integer(values, 'audit-log-maxbackup', 10),
+    maxRequestsInflight: integer(values, 'max-requests-inflight', 400, 1),
+    maxMutatingRequestsInflight: integer(values, 'max-mutating-requests-inflight', 200, 1),
   };
 }

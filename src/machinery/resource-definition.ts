@@ -8,13 +8,10 @@ import type { CryptoPort } from '../ports/crypto.port';
 import type { FieldError } from './field-errors';
 import type { KObject } from './object';
 import type { FeatureGates } from './feature-gates';
+import type { AuthorizerPort } from '../ports/authorizer.port';
 
-export interface UserInfo {
-  username: string;
-  uid?: string;
-  groups: string[];
-  extra?: Record<string, string[]>;
-}
+export type { UserInfo } from './user-info';
+import type { UserInfo } from './user-info';
 
 /** Everything a strategy may consult besides the objects themselves. */
 export interface StrategyContext {
@@ -22,7 +19,21 @@ export interface StrategyContext {
   clock: ClockPort;
   crypto: CryptoPort;
   user: UserInfo;
+  /** Answers permission questions of admission checks (e.g. `approve` on a signer). */
+  authorizer: AuthorizerPort;
 }
+
+/**
+ * A kind's validating admission, run after validation on create and update
+ * (and on subresource writes); throws a Forbidden ApiError to refuse.
+ */
+export type AdmissionCheck = (
+  op: 'create' | 'update',
+  obj: KObject,
+  old: KObject | undefined,
+  subresource: string | undefined,
+  ctx: StrategyContext,
+) => void | Promise<void>;
 
 type Errors = FieldError[] | Promise<FieldError[]>;
 
@@ -89,6 +100,8 @@ export interface ResourceDefinition {
   allowUnconditionalUpdate: boolean;
   /** DELETE answers with the deleted object instead of a Status. */
   returnDeletedObject?: boolean;
+  /** Validating admission of this kind (permission checks the spec puts on writes). */
+  admit?: AdmissionCheck;
   /** Validates metadata.name; returns messages (empty when valid). */
   validateName(name: string, prefix: boolean): string[];
 }

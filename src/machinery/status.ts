@@ -120,6 +120,11 @@ export const errors = {
   forbidden: (r: ResourceRef, name: string, why: string) =>
     failure(403, 'Forbidden', `${qualifiedResource(r)}${name ? ` "${name}"` : ''} is forbidden: ${why}`, withGroup(r, name)),
 
+  /** 403 with no resource (non-resource paths, admission outside a kind). */
+  forbiddenUntyped: (message: string) => failure(403, 'Forbidden', message),
+
+  unauthorized: () => failure(401, 'Unauthorized', 'Unauthorized'),
+
   methodNotAllowed: (verb: string, r: ResourceRef) =>
     failure(405, 'MethodNotAllowed', `${verb} is not supported on resources of kind "${qualifiedResource(r)}"`, {
       ...(r.group ? { group: r.group } : {}),

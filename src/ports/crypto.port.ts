@@ -19,6 +19,8 @@ export interface ParsedCertificateRequest {
   /** RSA modulus length in bits when keyType is RSA*. */
   rsaBits?: number;
   subject: string;
+  /** Organization (O) values of the subject, in order. */
+  organizations: string[];
 }
 
 export interface ParsedCertificate {

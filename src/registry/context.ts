@@ -3,6 +3,7 @@ import type { StoragePort } from '../ports/storage.port';
 import type { ClockPort } from '../ports/clock.port';
 import type { CryptoPort } from '../ports/crypto.port';
 import type { FeatureGates } from '../machinery/feature-gates';
+import { alwaysAllow, type AuthorizerPort } from '../ports/authorizer.port';
 import type { ResourceDefinition, StrategyContext, UserInfo } from '../machinery/resource-definition';
 
 export interface RegistryDeps {
@@ -10,10 +11,12 @@ export interface RegistryDeps {
   clock: ClockPort;
   crypto: CryptoPort;
   gates: FeatureGates;
+  /** Permission checks of admission; AlwaysAllow when not given. */
+  authorizer?: AuthorizerPort;
 }
 
 export function strategyContext(deps: RegistryDeps, user: UserInfo): StrategyContext {
-  return { gates: deps.gates, clock: deps.clock, crypto: deps.crypto, user };
+  return { gates: deps.gates, clock: deps.clock, crypto: deps.crypto, user, authorizer: deps.authorizer ?? alwaysAllow };
 }
 
 /** RFC 3339 at second precision, as metav1.Time serializes. */

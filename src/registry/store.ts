@@ -89,6 +89,7 @@ export class ResourceStore {
     if (generate) meta.name = generateName(meta.generateName!);
     resetManagedFieldsRequest(obj);
     await validateCreate(def, obj, ctx);
+    await def.admit?.('create', obj, undefined, undefined, ctx);
     if (clientRV && !opts.dryRun) throw errors.untyped('resourceVersion should not be set on objects to be created');
     def.strategy.canonicalize?.(obj);
     recordManagedFields(def, obj, undefined, opts, this.deps.clock.now());
@@ -197,6 +198,7 @@ export class ResourceStore {
       }
       resetManagedFieldsRequest(obj);
       await validateUpdate(def, obj, old, ctx, subresource);
+      await def.admit?.('update', obj, old, subresource, ctx);
       def.strategy.canonicalize?.(obj);
       recordManagedFields(def, obj, old, opts, this.deps.clock.now(), subresource);
       obj.metadata.resourceVersion = old.metadata.resourceVersion;

@@ -3,7 +3,8 @@
  * jest runs) on a free loopback port, stopped by the test that started it.
  */
 import { spawn, ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, existsSync, readFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -22,33 +23,70 @@ export function freePort(): Promise<number> {
 }
 
 export interface ServerProcess {
+  /** Plain-HTTP URL (system:admin), empty when started with `secureOnly`. */
   url: string;
   port: number;
+  /** HTTPS URL with authentication and authorization. */
+  secureUrl: string;
+  securePort: number;
+  /** The admin kubeconfig the server wrote on first start. */
+  kubeconfig: string;
   dataDir: string;
   logs(): string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function startServerProcess(args: string[] = [], opts: { dataDir?: string } = {}): Promise<ServerProcess> {
+/** GET over HTTPS with the admin kubeconfig's client certificate; the status code, or 0 when unreachable. */
+export function adminHttpsStatus(kubeconfig: string, url: string): Promise<number> {
+  return new Promise((res) => {
+    let creds;
+    try {
+      const text = readFileSync(kubeconfig, 'utf8');
+      const field = (k: string) => Buffer.from(new RegExp(`${k}: (\\S+)`).exec(text)![1], 'base64');
+      creds = { ca: field('certificate-authority-data'), cert: field('client-certificate-data'), key: field('client-key-data') };
+    } catch {
+      return res(0);
+    }
+    const r = httpsRequest(url, { ...creds, timeout: 2000 }, (resp) => {
+      resp.resume();
+      res(resp.statusCode ?? 0);
+    });
+    r.on('error', () => res(0));
+    r.on('timeout', () => r.destroy());
+    r.end();
+  });
+}
+
+export async function startServerProcess(args: string[] = [], opts: { dataDir?: string; secureOnly?: boolean } = {}): Promise<ServerProcess> {
   if (!existsSync(distMain)) throw new Error(`${distMain} is missing: run \`npm run build\` (npm test does it first)`);
-  const port = await freePort();
+  const port = opts.secureOnly ? 0 : await freePort();
+  const securePort = await freePort();
   const ownDir = !opts.dataDir;
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-e2e-'));
-  const child: ChildProcess = spawn(process.execPath, [distMain, '--port', String(port), '--data-dir', dataDir, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const kubeconfig = args.includes('--etcd-servers') || args.some((a) => a.startsWith('--etcd-servers=')) ? '' : join(dataDir, 'admin.kubeconfig');
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [distMain, ...(opts.secureOnly ? [] : ['--port', String(port)]), '--secure-port', String(securePort), '--data-dir', dataDir, ...args],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
-  const url = `http://127.0.0.1:${port}`;
+  const url = opts.secureOnly ? '' : `http://127.0.0.1:${port}`;
+  const secureUrl = `https://127.0.0.1:${securePort}`;
   const deadline = Date.now() + 15_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${output}`);
-    try {
-      const r = await fetch(`${url}/readyz`);
-      if (r.status === 200) break;
-    } catch {
-      /* not listening yet */
+    if (opts.secureOnly) {
+      if (existsSync(kubeconfig) && (await adminHttpsStatus(kubeconfig, `${secureUrl}/readyz`)) === 200) break;
+    } else {
+      try {
+        const r = await fetch(`${url}/readyz`);
+        // The kubeconfig is written once the HTTPS port listens, just before the plain port opens.
+        if (r.status === 200 && (!kubeconfig || existsSync(kubeconfig))) break;
+      } catch {
+        /* not listening yet */
+      }
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
@@ -59,6 +97,9 @@ export async function startServerProcess(args: string[] = [], opts: { dataDir?: 
   return {
     url,
     port,
+    secureUrl,
+    securePort,
+    kubeconfig,
     dataDir,
     logs: () => output,
     stop: (signal: NodeJS.Signals = 'SIGTERM') =>

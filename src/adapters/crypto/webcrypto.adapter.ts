@@ -71,6 +71,7 @@ export class WebCryptoAdapter implements CryptoPort {
       keyType,
       ...(rsaBits !== undefined ? { rsaBits } : {}),
       subject: csr.subject,
+      organizations: csr.subjectName.getField('O'),
     };
   }
 

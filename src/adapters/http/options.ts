@@ -5,10 +5,9 @@
 import type { Request } from 'express';
 import { errors } from '../../machinery/status';
 import { FieldError, fieldErrors } from '../../machinery/field-errors';
-import type { UserInfo } from '../../machinery/resource-definition';
+import { userOf } from './request-user';
 import type { DeleteOptions, FieldValidation, ListOptions, WriteOptions } from '../../registry/request';
 
-export const localAdmin: UserInfo = { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] };
 
 type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions';
 
@@ -62,7 +61,7 @@ export function writeOptions(req: Request, kind: OptionsKind, dryRunValues = que
     else if (fv !== '') errs.push(fieldErrors.notSupported('fieldValidation', fv, ['', 'Ignore', 'Strict', 'Warn']));
   }
   if (errs.length) throw errors.invalidOptions(kind, errs);
-  return { user: localAdmin, dryRun, fieldManager: manager ?? defaultManager(req), fieldValidation, warnings: [] };
+  return { user: userOf(req), dryRun, fieldManager: manager ?? defaultManager(req), fieldValidation, warnings: [] };
 }
 
 /** DeleteOptions from the JSON body, or from the query when the body is empty. */

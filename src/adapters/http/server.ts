@@ -18,6 +18,8 @@ export interface AppDeps {
   patchContentTypes: string[];
   /** Extra routers (OpenAPI, metrics) mounted before resources. */
   extraRouters?: express.Router[];
+  /** Routers that need the raw body, mounted before the resources (reviews, TokenRequest). */
+  apiRouters?: express.Router[];
   /** Middleware that sees every request first (metrics, request logs). */
   middleware?: RequestHandler[];
   address: () => string;
@@ -38,6 +40,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.use(discoveryRouter(() => deps.definitions, deps.address));
   for (const r of deps.extraRouters ?? []) app.use(r);
   app.use(express.raw({ type: () => true, limit: maxBody }));
+  for (const r of deps.apiRouters ?? []) app.use(r);
   app.use(resourceRouter(deps.definitions, { registry: deps.registry, watch: deps.watch, patchContentTypes: deps.patchContentTypes }));
   app.use((req: Request, res: Response) => {
     res.status(404).setHeader('Content-Type', 'text/plain; charset=utf-8');

@@ -35,6 +35,8 @@ export class KindCache {
   private readonly keys = new KeyIndex((k) => this.objects.has(k));
   private history: EventLog | undefined;
   revision = 0;
+  /** Bumped whenever the cached objects change, so derived indexes (e.g. RBAC) know to rebuild. */
+  changes = 0;
   /** False until the first list is loaded; true while the storage watch is live. */
   initialized = false;
   synced = false;
@@ -255,6 +257,7 @@ export class KindCache {
   }
 
   private afterChange(): void {
+    this.changes++;
     this.history?.trim();
     this.freshness.check();
     for (const w of this.watchers) {

@@ -11,6 +11,7 @@
 import { errors } from '../../machinery/status';
 import type { FeatureGates } from '../../machinery/feature-gates';
 import type { ResourceDefinition } from '../../machinery/resource-definition';
+import type { KObject } from '../../machinery/object';
 import type { StoragePort } from '../../ports/storage.port';
 import { listPrefix } from '../keys';
 import { parseResourceVersion, validateListOptions } from '../list-options';
@@ -54,6 +55,17 @@ export class WatchCache {
     const k = this.kinds.get(def);
     if (!k) throw new Error(`${def.plural} is not cached`);
     return k;
+  }
+
+  /** Every cached object of a kind, decoded, with the change counter it reflects. */
+  snapshot(def: ResourceDefinition): { changes: number; objects: KObject[] } {
+    const kind = this.kind(def);
+    return { changes: kind.changes, objects: kind.list(kind.prefix, () => true).items.map((o) => o.decode()) };
+  }
+
+  /** One cached object, decoded (undefined when absent or the cache is not loaded). */
+  cachedObject(def: ResourceDefinition, key: string): KObject | undefined {
+    return this.kind(def).get(key)?.decode();
   }
 
   /** Storage's current revision, bounded in time (undefined when storage does not answer). */

@@ -16,6 +16,7 @@ import {
   prepareCsrStatusUpdate,
 } from './certificate-signing-request.strategy';
 import { csrTable } from './certificate-signing-request.table';
+import { admitCsr } from './certificate-signing-request.admission';
 
 export const certificateSigningRequestDefinition: ResourceDefinition = {
   group: 'certificates.svc.io',
@@ -41,6 +42,7 @@ export const certificateSigningRequestDefinition: ResourceDefinition = {
   },
   fieldSelectors: { 'spec.signerName': (obj) => (obj.spec as { signerName?: string } | undefined)?.signerName ?? '' },
   table: csrTable,
+  admit: admitCsr,
   usesGeneration: false,
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: true,

@@ -4,6 +4,7 @@ import { validatePathSegmentName } from '../../machinery/validation/names';
 import { ClusterTrustBundle } from './cluster-trust-bundle.types';
 import { validateCtbCreate, validateCtbUpdate } from './cluster-trust-bundle.validation';
 import { ctbTable } from './cluster-trust-bundle.table';
+import { admitCtb } from './cluster-trust-bundle.admission';
 
 export const clusterTrustBundleDefinition: ResourceDefinition = {
   group: 'certificates.svc.io',
@@ -20,6 +21,7 @@ export const clusterTrustBundleDefinition: ResourceDefinition = {
   subresources: {},
   fieldSelectors: { 'spec.signerName': (obj) => (obj.spec as { signerName?: string } | undefined)?.signerName ?? '' },
   table: ctbTable,
+  admit: admitCtb,
   usesGeneration: false,
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: false,

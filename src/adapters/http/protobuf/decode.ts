@@ -3,7 +3,7 @@
  * `raw` is the object in upstream's wire schema, into the JSON object the JSON API would show.
  */
 import * as protobuf from 'protobufjs';
-import { FIELDS_V1_TYPE, kubernetesProtoRoot, PROTOBUF_KINDS, TIME_TYPE, UNKNOWN_TYPE } from './schema';
+import { FIELDS_V1_TYPE, kubernetesProtoRoot, PROTOBUF_KINDS, STRING_LIST_TYPES, TIME_TYPE, UNKNOWN_TYPE } from './schema';
 
 export const KUBERNETES_PROTOBUF_CONTENT_TYPE = 'application/vnd.kubernetes.protobuf';
 const MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]); // "k8s\0"
@@ -98,6 +98,7 @@ function valueToJSON(field: protobuf.Field, value: unknown, keepZero: boolean): 
   if (type instanceof protobuf.Type) {
     if (type.fullName === `.${TIME_TYPE}`) return timeToJSON(value as Decoded);
     if (type.fullName === `.${FIELDS_V1_TYPE}`) return fieldsV1ToJSON(value as Decoded);
+    if (STRING_LIST_TYPES.has(type.fullName)) return ((value as Decoded).items as string[] | undefined) ?? [];
     return messageToJSON(type, value as Decoded);
   }
   if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');

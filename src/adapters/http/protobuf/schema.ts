@@ -92,11 +92,56 @@ const coreTypes = {
   }),
 };
 
+const AUTHN = 'k8s.io.api.authentication.v1';
+const AUTHZ = 'k8s.io.api.authorization.v1';
+const objectMeta = f(1, `.${META}.ObjectMeta`);
+
+/** kubectl create token / auth whoami send these (k8s.io/api authentication/v1 generated.proto). */
+const authenticationTypes = {
+  ExtraValue: msg({ items: list(1, 'string') }),
+  UserInfo: msg({ username: f(1, 'string'), uid: f(2, 'string'), groups: list(3, 'string'), extra: map(4, 'ExtraValue') }),
+  BoundObjectReference: msg({ kind: f(1, 'string'), apiVersion: f(2, 'string'), name: f(3, 'string'), uid: f(4, 'string') }),
+  TokenRequestSpec: msg({ audiences: list(1, 'string'), boundObjectRef: f(3, 'BoundObjectReference'), expirationSeconds: ptr(4, 'int64') }),
+  TokenRequest: msg({ metadata: objectMeta, spec: f(2, 'TokenRequestSpec') }),
+  SelfSubjectReview: msg({ metadata: objectMeta }),
+};
+
+/** kubectl auth can-i sends these (k8s.io/api authorization/v1 generated.proto). */
+const authorizationTypes = {
+  ExtraValue: msg({ items: list(1, 'string') }),
+  ResourceAttributes: msg({
+    namespace: f(1, 'string'),
+    verb: f(2, 'string'),
+    group: f(3, 'string'),
+    version: f(4, 'string'),
+    resource: f(5, 'string'),
+    subresource: f(6, 'string'),
+    name: f(7, 'string'),
+  }),
+  NonResourceAttributes: msg({ path: f(1, 'string'), verb: f(2, 'string') }),
+  SelfSubjectAccessReviewSpec: msg({ resourceAttributes: f(1, 'ResourceAttributes'), nonResourceAttributes: f(2, 'NonResourceAttributes') }),
+  SubjectAccessReviewSpec: msg({
+    resourceAttributes: f(1, 'ResourceAttributes'),
+    nonResourceAttributes: f(2, 'NonResourceAttributes'),
+    user: f(3, 'string'),
+    groups: list(4, 'string'),
+    extra: map(5, 'ExtraValue'),
+    uid: f(6, 'string'),
+  }),
+  SelfSubjectRulesReviewSpec: msg({ namespace: f(1, 'string') }),
+  SelfSubjectAccessReview: msg({ metadata: objectMeta, spec: f(2, 'SelfSubjectAccessReviewSpec') }),
+  SubjectAccessReview: msg({ metadata: objectMeta, spec: f(2, 'SubjectAccessReviewSpec') }),
+  LocalSubjectAccessReview: msg({ metadata: objectMeta, spec: f(2, 'SubjectAccessReviewSpec') }),
+  SelfSubjectRulesReview: msg({ metadata: objectMeta, spec: f(2, 'SelfSubjectRulesReviewSpec') }),
+};
+
 function buildRoot(): protobuf.Root {
   const root = new protobuf.Root();
   root.define(RUNTIME, runtimeTypes);
   root.define(META, metaTypes);
   root.define(CORE, coreTypes);
+  root.define(AUTHN, authenticationTypes);
+  root.define(AUTHZ, authorizationTypes);
   root.resolveAll();
   return root;
 }
@@ -112,4 +157,18 @@ export const FIELDS_V1_TYPE = `${META}.FieldsV1`;
 export const PROTOBUF_KINDS: Readonly<Record<string, string>> = {
   'v1/ConfigMap': `${CORE}.ConfigMap`,
   'v1/ServiceAccount': `${CORE}.ServiceAccount`,
+  ...Object.fromEntries(
+    ['authentication.k8s.io/v1', 'authentication.svc.io/v1'].flatMap((gv) => [
+      [`${gv}/TokenRequest`, `${AUTHN}.TokenRequest`],
+      [`${gv}/SelfSubjectReview`, `${AUTHN}.SelfSubjectReview`],
+    ]),
+  ),
+  ...Object.fromEntries(
+    ['authorization.k8s.io/v1', 'authorization.svc.io/v1'].flatMap((gv) =>
+      ['SelfSubjectAccessReview', 'SubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectRulesReview'].map((k) => [`${gv}/${k}`, `${AUTHZ}.${k}`]),
+    ),
+  ),
 };
+
+/** Messages whose JSON form is their one repeated field (Go's `type ExtraValue []string`). */
+export const STRING_LIST_TYPES = new Set([`.${AUTHN}.ExtraValue`, `.${AUTHZ}.ExtraValue`]);

@@ -1,0 +1,1 @@
+export { FileAuditSink, type FileSinkOptions } from './file-sink';

@@ -1,0 +1,158 @@
+/**
+ * The request filters before any handler, in upstream's order:
+ * authentication → audit → impersonation → max-in-flight → authorization.
+ * Requests on the plain-HTTP port (no TLS) skip them and run as system:admin,
+ * as kube-apiserver's old insecure port did.
+ */
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { TLSSocket } from 'node:tls';
+import type { Socket } from 'node:net';
+import type { UserInfo } from '../../machinery/resource-definition';
+import { errors } from '../../machinery/status';
+import type { AuthorizerPort, AuthzAttributes } from '../../ports/authorizer.port';
+import type { AuthenticatorChain } from '../../auth/authn/chain';
+import type { ClientCertificate } from '../../auth/authn/authenticator';
+import { impersonate, wantsImpersonation } from '../../auth/impersonation';
+import { requestInfo } from '../../auth/request-info';
+import { forbiddenError } from '../../auth/forbidden';
+import { groups, localAdmin } from '../../auth/user';
+import { randomUUID } from 'node:crypto';
+import type { AuditRecord, AuditTrail, ResponseFacts } from '../../auth/audit/trail';
+import { sendError } from './respond';
+import { setUser } from './request-user';
+
+export interface InflightLimits {
+  readOnly: number;
+  mutating: number;
+}
+
+export interface AccessDeps {
+  authenticator: AuthenticatorChain;
+  authorizer: AuthorizerPort;
+  audit?: AuditTrail;
+  limits: InflightLimits;
+}
+
+const certificates = new WeakMap<Socket, ClientCertificate | null>();
+
+function asList(v: string | string[] | undefined): string[] {
+  if (v === undefined) return [];
+  return Array.isArray(v) ? v : [v];
+}
+
+/** The verified (or not) client certificate of a TLS connection, read once per connection. */
+function clientCertificate(socket: TLSSocket): ClientCertificate | undefined {
+  let known = certificates.get(socket);
+  if (known === undefined) {
+    const peer = socket.getPeerCertificate();
+    if (!peer || !peer.subject) known = null;
+    else {
+      known = {
+        verified: socket.authorized,
+        error: socket.authorizationError ? String(socket.authorizationError) : undefined,
+        commonName: asList(peer.subject.CN)[0] ?? '',
+        organizations: asList(peer.subject.O),
+      };
+    }
+    certificates.set(socket, known);
+  }
+  return known ?? undefined;
+}
+
+function bearerToken(req: Request): string | undefined {
+  const h = req.headers.authorization;
+  if (!h) return undefined;
+  const m = /^Bearer\s+(.*)$/i.exec(h.trim());
+  return m ? m[1].trim() : undefined;
+}
+
+/** Starts the request's audit record and completes it when the response ends. */
+function auditRequest(trail: AuditTrail, req: Request, res: Response, attrs: AuthzAttributes): AuditRecord | undefined {
+  const auditID = randomUUID();
+  res.setHeader('Audit-Id', auditID);
+  const record = trail.begin(
+    { auditID, requestURI: req.originalUrl, sourceIPs: [req.socket.remoteAddress ?? ''], userAgent: req.get('user-agent') },
+    attrs,
+  );
+  if (!record) return undefined;
+  let body: Buffer | undefined;
+  const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  // Only the final chunk is kept: error Statuses and single-body responses are written in one piece.
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    if ((res.statusCode >= 400 || record.level === 'RequestResponse') && (typeof chunk === 'string' || Buffer.isBuffer(chunk))) {
+      body = Buffer.from(chunk as string);
+    }
+    return end(chunk, ...rest);
+  }) as Response['end'];
+  let completed = false;
+  const complete = () => {
+    if (completed) return;
+    completed = true;
+    if (record.level !== 'Metadata' && Buffer.isBuffer(req.body) && req.body.length) record.requestObject(parseJson(req.body));
+    const parsed = body ? parseJson(body) : undefined;
+    const status = parsed && typeof parsed === 'object' && (parsed as { kind?: string }).kind === 'Status' ? (parsed as ResponseFacts['status']) : undefined;
+    record.complete({ code: res.statusCode, status, responseObject: record.level === 'RequestResponse' ? parsed : undefined });
+  };
+  res.on('finish', complete);
+  res.on('close', complete);
+  return record;
+}
+
+function parseJson(b: Buffer): unknown {
+  try {
+    return JSON.parse(b.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+const mutatingMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export function accessFilter(deps: AccessDeps): RequestHandler {
+  const inflight = { readOnly: 0, mutating: 0 };
+  return (req: Request, res: Response, next: NextFunction) => {
+    void (async () => {
+      const tls = (req.socket as TLSSocket).encrypted === true;
+      let user: UserInfo = localAdmin;
+      if (tls) {
+        const result = await deps.authenticator.authenticate({ clientCertificate: clientCertificate(req.socket as TLSSocket), bearerToken: bearerToken(req) });
+        if ('unauthorized' in result) {
+          res.setHeader('WWW-Authenticate', 'Bearer realm="svc-apiserver"');
+          return sendError(req, res, errors.unauthorized());
+        }
+        user = result.user;
+      }
+      const info = requestInfo(req.method, req.path, req.query as Record<string, string | string[] | undefined>);
+      const attrs: AuthzAttributes = { ...info, user };
+      const audit = deps.audit ? auditRequest(deps.audit, req, res, attrs) : undefined;
+      setUser(res, user);
+      if (tls && wantsImpersonation(req.headers)) {
+        attrs.user = impersonate(user, req.headers, deps.authorizer);
+        setUser(res, attrs.user);
+        audit?.impersonated(attrs.user);
+      }
+      // Watches are long-running and not counted; neither are the superusers (as upstream).
+      const counted = info.verb !== 'watch' && !attrs.user.groups.includes(groups.masters);
+      if (counted) {
+        const kind = mutatingMethods.has(req.method) ? 'mutating' : 'readOnly';
+        if (inflight[kind] >= deps.limits[kind]) {
+          return sendError(req, res, errors.tooManyRequests('Too many requests, please try again later.', 1));
+        }
+        inflight[kind]++;
+        let released = false;
+        const release = () => {
+          if (!released) inflight[kind]--;
+          released = true;
+        };
+        res.on('finish', release);
+        res.on('close', release);
+      }
+      if (tls) {
+        const decision = deps.authorizer.authorize(attrs);
+        if (!decision.allowed) return sendError(req, res, forbiddenError(attrs, decision.reason));
+      }
+      if (info.verb === 'watch') audit?.started(200);
+      next();
+    })().catch((e) => sendError(req, res, e));
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * The create-only APIs of authentication and authorization: the access
+ * reviews, SelfSubjectReview and the serviceaccounts/token subresource.
+ * They are answered, not stored. Stock kubectl speaks the upstream groups
+ * (authorization.k8s.io, authentication.k8s.io), so both those and ours are served.
+ */
+import { Router, Request, Response } from 'express';
+import { isPlainObject, KObject } from '../../machinery/object';
+import { errors } from '../../machinery/status';
+import type { ResourceDefinition } from '../../machinery/resource-definition';
+import type { AuthorizerPort } from '../../ports/authorizer.port';
+import type { Registry } from '../../registry/registry';
+import { answerReview, ReviewKind } from '../../auth/reviews';
+import { issueToken, TokenRequestDeps } from '../../auth/token-request';
+import { decodeObjectBody, negotiate } from './media';
+import { send, sendError } from './respond';
+import { userOf } from './request-user';
+
+export const authorizationGroups = ['authorization.svc.io', 'authorization.k8s.io'];
+export const authenticationGroups = ['authentication.svc.io', 'authentication.k8s.io'];
+
+/** The review kinds as discovery lists them (create only). */
+export const reviewResources: Array<{ groups: string[]; plural: string; kind: ReviewKind; namespaced: boolean }> = [
+  { groups: authorizationGroups, plural: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview', namespaced: false },
+  { groups: authorizationGroups, plural: 'subjectaccessreviews', kind: 'SubjectAccessReview', namespaced: false },
+  { groups: authorizationGroups, plural: 'localsubjectaccessreviews', kind: 'LocalSubjectAccessReview', namespaced: true },
+  { groups: authorizationGroups, plural: 'selfsubjectrulesreviews', kind: 'SelfSubjectRulesReview', namespaced: false },
+  { groups: authenticationGroups, plural: 'selfsubjectreviews', kind: 'SelfSubjectReview', namespaced: false },
+];
+
+export interface AuthRoutesDeps {
+  authorizer: AuthorizerPort;
+  registry: Registry;
+  serviceAccounts?: ResourceDefinition;
+  tokens?: TokenRequestDeps;
+}
+
+/** Decodes a body of `kind` in one of `groups` (v1); apiVersion and kind default as upstream fills them from the URL. */
+function decodeBody(req: Request, groups: string[], kind: string, urlGroup: string): KObject {
+  const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+  const decoded = decodeObjectBody(req.get('content-type'), raw).object;
+  if (!isPlainObject(decoded)) throw errors.badRequest(`${kind} in version "v1" cannot be handled as a ${kind}: the body must be a JSON object`);
+  const obj = decoded as KObject;
+  const apiVersion = (obj.apiVersion as string | undefined) || `${urlGroup}/v1`;
+  if (!groups.map((g) => `${g}/v1`).includes(apiVersion)) {
+    throw errors.badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${urlGroup}/v1)`);
+  }
+  if (obj.kind && obj.kind !== kind) {
+    throw errors.badRequest(`${kind} in version "v1" cannot be handled as a ${kind}: the kind in the data (${String(obj.kind)}) does not match the expected kind (${kind})`);
+  }
+  if (!isPlainObject(obj.metadata)) obj.metadata = {};
+  return { ...obj, apiVersion, kind };
+}
+
+function respond(req: Request, res: Response, obj: KObject): void {
+  const fmt = negotiate(req.get('accept'));
+  send(req, res, 201, obj, fmt === 'yaml' ? 'yaml' : 'json');
+}
+
+export function authRouter(deps: AuthRoutesDeps): Router {
+  const router = Router();
+  for (const r of reviewResources) {
+    for (const group of r.groups) {
+      const path = r.namespaced ? `/apis/${group}/v1/namespaces/:namespace/${r.plural}` : `/apis/${group}/v1/${r.plural}`;
+      router
+        .route(path)
+        .post((req, res) => {
+          try {
+            const body = decodeBody(req, r.groups, r.kind, group);
+            const ns = req.params.namespace as string | undefined;
+            respond(req, res, answerReview({ kind: r.kind, group, body, namespace: ns, requester: userOf(req) }, deps.authorizer));
+          } catch (e) {
+            sendError(req, res, e);
+          }
+        })
+        .all((req, res) => sendError(req, res, errors.methodNotAllowed(req.method.toLowerCase(), { group, plural: r.plural })));
+    }
+  }
+  const sa = deps.serviceAccounts;
+  if (sa) {
+    router
+      .route('/api/v1/namespaces/:namespace/serviceaccounts/:name/token')
+      .post(async (req, res) => {
+        try {
+          if (!deps.tokens) throw errors.notFound({ group: '', plural: 'serviceaccounts/token' }, req.params.name as string);
+          const body = decodeBody(req, authenticationGroups, 'TokenRequest', authenticationGroups[1]);
+          const ns = req.params.namespace as string;
+          const account = await deps.registry.get(sa, ns, req.params.name as string);
+          const answer = await issueToken(deps.tokens, body.apiVersion!.split('/')[0], body, {
+            namespace: ns,
+            name: account.metadata.name!,
+            uid: account.metadata.uid!,
+          });
+          respond(req, res, answer);
+        } catch (e) {
+          sendError(req, res, e);
+        }
+      })
+      .all((req, res) => sendError(req, res, errors.methodNotAllowed(req.method.toLowerCase(), { group: '', plural: 'serviceaccounts/token' })));
+  }
+  return router;
+}

@@ -1,0 +1,1 @@
+export { JoseTokenAdapter, keyId } from './jose-token.adapter';

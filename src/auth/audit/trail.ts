@@ -1,0 +1,110 @@
+/**
+ * Audit events in upstream's Event shape (audit.svc.io/v1), one JSON line
+ * per stage, handed to a sink that writes asynchronously.
+ */
+import type { UserInfo } from '../../machinery/resource-definition';
+import type { AuditSinkPort } from '../../ports/audit.port';
+import type { AuthzAttributes } from '../../ports/authorizer.port';
+import type { ClockPort } from '../../ports/clock.port';
+import { AuditLevel, AuditPolicy, AuditStage, levelFor } from './policy';
+
+export interface RequestFacts {
+  auditID: string;
+  requestURI: string;
+  sourceIPs: string[];
+  userAgent?: string;
+}
+
+export interface ResponseFacts {
+  code: number;
+  /** The Status body of a failed request (its message and reason go into responseStatus). */
+  status?: { status?: string; message?: string; reason?: string };
+  responseObject?: unknown;
+}
+
+export interface AuditRecord {
+  readonly level: AuditLevel;
+  impersonated(user: UserInfo): void;
+  requestObject(obj: unknown): void;
+  /** For long-running requests (watch): the response has started. */
+  started(code: number): void;
+  complete(res: ResponseFacts): void;
+}
+
+function microTime(d: Date): string {
+  return d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+function userJson(u: UserInfo) {
+  return { username: u.username, ...(u.uid ? { uid: u.uid } : {}), groups: u.groups, ...(u.extra ? { extra: u.extra } : {}) };
+}
+
+export class AuditTrail {
+  constructor(
+    private readonly policy: AuditPolicy,
+    private readonly sink: AuditSinkPort,
+    private readonly clock: ClockPort,
+  ) {}
+
+  begin(req: RequestFacts, attrs: AuthzAttributes): AuditRecord | undefined {
+    const { level, omitStages } = levelFor(this.policy, attrs);
+    if (level === 'None') return undefined;
+    const received = this.clock.now();
+    const base: Record<string, unknown> = {
+      kind: 'Event',
+      apiVersion: 'audit.svc.io/v1',
+      level,
+      auditID: req.auditID,
+      requestURI: req.requestURI,
+      verb: attrs.verb,
+      user: userJson(attrs.user),
+      sourceIPs: req.sourceIPs,
+      ...(req.userAgent ? { userAgent: req.userAgent } : {}),
+    };
+    if (attrs.resourceRequest) {
+      const ref: Record<string, string> = {};
+      if (attrs.resource) ref.resource = attrs.resource;
+      if (attrs.namespace) ref.namespace = attrs.namespace;
+      if (attrs.name) ref.name = attrs.name;
+      ref.apiGroup = attrs.apiGroup ?? '';
+      if (attrs.apiVersion) ref.apiVersion = attrs.apiVersion;
+      if (attrs.subresource) ref.subresource = attrs.subresource;
+      base.objectRef = ref;
+    }
+    let requestObject: unknown;
+    const emit = (stage: AuditStage, extra: Record<string, unknown> = {}) => {
+      if (omitStages.includes(stage)) return;
+      const event = {
+        ...base,
+        stage,
+        ...extra,
+        ...(requestObject !== undefined && level !== 'Metadata' && stage !== 'RequestReceived' ? { requestObject } : {}),
+        requestReceivedTimestamp: microTime(received),
+        stageTimestamp: microTime(this.clock.now()),
+      };
+      this.sink.write(JSON.stringify(event));
+    };
+    emit('RequestReceived');
+    let done = false;
+    return {
+      level,
+      impersonated: (user) => {
+        base.impersonatedUser = userJson(user);
+      },
+      requestObject: (obj) => {
+        requestObject = obj;
+      },
+      started: (code) => emit('ResponseStarted', { responseStatus: { metadata: {}, code } }),
+      complete: (res) => {
+        if (done) return;
+        done = true;
+        const responseStatus: Record<string, unknown> = { metadata: {}, code: res.code };
+        if (res.status?.status && res.status.status !== 'Success') responseStatus.status = res.status.status;
+        if (res.status?.message && res.code >= 400) responseStatus.message = res.status.message;
+        if (res.status?.reason) responseStatus.reason = res.status.reason;
+        const body = level === 'RequestResponse' && res.responseObject !== undefined ? { responseObject: res.responseObject } : {};
+        emit('ResponseComplete', { responseStatus, ...body });
+      },
+    };
+  }
+}

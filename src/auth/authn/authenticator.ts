@@ -1,0 +1,23 @@
+/** What the HTTP adapter extracts from a request for authentication, and what an authenticator answers. */
+import type { UserInfo } from '../../machinery/resource-definition';
+
+export interface ClientCertificate {
+  /** Whether TLS verified the chain against the client CA. */
+  verified: boolean;
+  /** TLS's reason when it did not verify. */
+  error?: string;
+  commonName: string;
+  organizations: string[];
+}
+
+export interface Credentials {
+  clientCertificate?: ClientCertificate;
+  bearerToken?: string;
+}
+
+/** A user, an error (the credential is bad: 401), or no opinion (undefined). */
+export type AuthnResult = { user: UserInfo } | { error: string } | undefined;
+
+export interface Authenticator {
+  authenticate(c: Credentials): AuthnResult | Promise<AuthnResult>;
+}

@@ -1,0 +1,66 @@
+/**
+ * Bound service-account tokens: JWTs from our issuer, valid while their
+ * ServiceAccount (same uid) and bound object exist. Lookups read the watch
+ * cache, never storage.
+ */
+import type { ClockPort } from '../../ports/clock.port';
+import { InvalidTokenError, type TokenClaims, type TokenPort } from '../../ports/token.port';
+import { serviceAccountGroups, serviceAccountUsername } from '../user';
+import type { Authenticator, AuthnResult, Credentials } from './authenticator';
+
+/** Our private claims, under `kubernetes.io` as upstream writes them so that existing tools can read them. */
+export interface ServiceAccountClaims {
+  namespace: string;
+  serviceaccount: { name: string; uid: string };
+  boundObjectRef?: { apiVersion: string; kind: string; name: string; uid: string };
+}
+
+export const privateClaim = 'kubernetes.io';
+
+/** Finds a served object's uid in the watch cache. */
+export interface UidLookup {
+  uidOf(apiVersion: string, kind: string, namespace: string, name: string): string | undefined;
+}
+
+export interface ServiceAccountTokenOptions {
+  issuers: string[];
+  audiences: string[];
+}
+
+export function serviceAccountAuthenticator(tokens: TokenPort, lookup: UidLookup, clock: ClockPort, opts: ServiceAccountTokenOptions): Authenticator {
+  return {
+    async authenticate({ bearerToken }: Credentials): Promise<AuthnResult> {
+      if (!bearerToken) return undefined;
+      let claims: TokenClaims | undefined;
+      try {
+        claims = await tokens.verify(bearerToken, { ...opts, now: clock.now() });
+      } catch (e) {
+        if (e instanceof InvalidTokenError) return { error: `service account token: ${e.message}` };
+        throw e;
+      }
+      if (!claims) return undefined;
+      const sa = claims[privateClaim] as ServiceAccountClaims | undefined;
+      if (!sa?.namespace || !sa.serviceaccount?.name || claims.sub !== serviceAccountUsername(sa.namespace, sa.serviceaccount.name)) {
+        return { error: 'service account token: malformed claims' };
+      }
+      const uid = lookup.uidOf('v1', 'ServiceAccount', sa.namespace, sa.serviceaccount.name);
+      if (!uid) return { error: `service account token: serviceaccounts "${sa.serviceaccount.name}" not found` };
+      if (uid !== sa.serviceaccount.uid) return { error: `service account token: the ServiceAccount's UID (${uid}) does not match the token's (${sa.serviceaccount.uid})` };
+      const bound = sa.boundObjectRef;
+      const extra: Record<string, string[]> = {};
+      if (bound) {
+        const boundUid = lookup.uidOf(bound.apiVersion, bound.kind, sa.namespace, bound.name);
+        if (!boundUid || boundUid !== bound.uid) return { error: `service account token: the object it is bound to (${bound.kind} ${bound.name}) no longer exists` };
+      }
+      if (claims.jti) extra['authentication.kubernetes.io/credential-id'] = [`JTI=${claims.jti}`];
+      return {
+        user: {
+          username: claims.sub,
+          uid: sa.serviceaccount.uid,
+          groups: serviceAccountGroups(sa.namespace),
+          ...(Object.keys(extra).length ? { extra } : {}),
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * Impersonation headers, as upstream's WithImpersonation: every requested
+ * user, service account, group, uid and extra value needs the `impersonate`
+ * verb on it; the result replaces the requester for everything after.
+ */
+import { ApiError, errors } from '../machinery/status';
+import type { UserInfo } from '../machinery/resource-definition';
+import type { AuthorizerPort, AuthzAttributes } from '../ports/authorizer.port';
+import { anonymousUser, groups as wellKnown, parseServiceAccountUsername, serviceAccountGroups } from './user';
+import { forbiddenError } from './forbidden';
+
+export const authenticationGroup = 'authentication.svc.io';
+
+export type Headers = Record<string, string | string[] | undefined>;
+
+function all(h: Headers, name: string): string[] {
+  const v = h[name];
+  if (v === undefined) return [];
+  return (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',').map((x) => x.trim())).filter((x) => x !== '');
+}
+
+function one(h: Headers, name: string): string | undefined {
+  const v = h[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+export function wantsImpersonation(h: Headers): boolean {
+  return Object.keys(h).some((k) => k.startsWith('impersonate-'));
+}
+
+/** The impersonated user, or throws 400 / 403 as upstream. */
+export function impersonate(requester: UserInfo, h: Headers, authz: AuthorizerPort): UserInfo {
+  const username = one(h, 'impersonate-user');
+  const groupList = (Array.isArray(h['impersonate-group']) ? h['impersonate-group'] : h['impersonate-group'] ? [h['impersonate-group']] : []) as string[];
+  const uid = one(h, 'impersonate-uid');
+  const extra: Record<string, string[]> = {};
+  for (const key of Object.keys(h)) {
+    if (!key.startsWith('impersonate-extra-')) continue;
+    const name = decodeURIComponent(key.slice('impersonate-extra-'.length));
+    extra[name] = all(h, key);
+  }
+  if (!username) {
+    const asked = [...groupList.map((g) => `Group ${g}`), ...(uid ? ['UID'] : []), ...Object.keys(extra).map((k) => `Extra ${k}`)];
+    throw errors.badRequest(`requested [${asked.join(' ')}] without impersonating a user`);
+  }
+  const check = (attrs: Omit<AuthzAttributes, 'user' | 'verb' | 'resourceRequest'>, what: string) => {
+    const decision = authz.authorize({ ...attrs, user: requester, verb: 'impersonate', resourceRequest: true });
+    if (!decision.allowed) throw forbiddenError({ ...attrs, user: requester, verb: 'impersonate', resourceRequest: true }, decision.reason, what);
+  };
+  const sa = parseServiceAccountUsername(username);
+  if (sa) check({ apiGroup: '', resource: 'serviceaccounts', namespace: sa.namespace, name: sa.name }, sa.name);
+  else check({ apiGroup: '', resource: 'users', name: username }, username);
+  for (const g of groupList) check({ apiGroup: '', resource: 'groups', name: g }, g);
+  if (uid) check({ apiGroup: authenticationGroup, resource: 'uids', name: uid }, uid);
+  for (const [key, values] of Object.entries(extra)) {
+    for (const v of values) check({ apiGroup: authenticationGroup, resource: 'userextras', subresource: key, name: v }, v);
+  }
+  const groups = [...groupList];
+  if (sa) groups.push(...serviceAccountGroups(sa.namespace).filter((g) => !groups.includes(g)));
+  if (username === anonymousUser.username) {
+    if (!groups.includes(wellKnown.unauthenticated)) groups.push(wellKnown.unauthenticated);
+  } else if (!groups.includes(wellKnown.authenticated)) groups.push(wellKnown.authenticated);
+  const user: UserInfo = { username, groups };
+  if (uid) user.uid = uid;
+  if (Object.keys(extra).length) user.extra = extra;
+  return user;
+}
+
+export function isApiError(e: unknown): e is ApiError {
+  return e instanceof ApiError;
+}

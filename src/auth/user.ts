@@ -1,0 +1,36 @@
+/** Well-known users and groups, as upstream names them. */
+import type { UserInfo } from '../machinery/resource-definition';
+
+export const groups = {
+  masters: 'system:masters',
+  authenticated: 'system:authenticated',
+  unauthenticated: 'system:unauthenticated',
+  serviceAccounts: 'system:serviceaccounts',
+} as const;
+
+export const anonymousUser: UserInfo = { username: 'system:anonymous', groups: [groups.unauthenticated] };
+export const localAdmin: UserInfo = { username: 'system:admin', groups: [groups.masters, groups.authenticated] };
+
+const saPrefix = 'system:serviceaccount:';
+
+export function serviceAccountUsername(namespace: string, name: string): string {
+  return `${saPrefix}${namespace}:${name}`;
+}
+
+/** `system:serviceaccount:<ns>:<name>` split into its parts; undefined for other names. */
+export function parseServiceAccountUsername(username: string): { namespace: string; name: string } | undefined {
+  if (!username.startsWith(saPrefix)) return undefined;
+  const parts = username.slice(saPrefix.length).split(':');
+  if (parts.length !== 2 || !parts[0] || !parts[1]) return undefined;
+  return { namespace: parts[0], name: parts[1] };
+}
+
+export function serviceAccountGroups(namespace: string): string[] {
+  return [groups.serviceAccounts, `${groups.serviceAccounts}:${namespace}`];
+}
+
+/** Every authenticated user is in system:authenticated (upstream's AuthenticatedGroupAdder). */
+export function withAuthenticatedGroup(user: UserInfo): UserInfo {
+  if (user.username === anonymousUser.username || user.groups.includes(groups.authenticated)) return user;
+  return { ...user, groups: [...user.groups, groups.authenticated] };
+}
