@@ -37,7 +37,7 @@ import { AuditTrail } from './auth/audit/trail';
 import { reconcileBootstrapPolicy } from './auth/bootstrap';
 import { errors } from './machinery/status';
 import { accessFilter } from './adapters/http/access-filter';
-import { authRouter } from './adapters/http/auth-routes';
+import { authRouter, reviewDiscovery } from './adapters/http/auth-routes';
 import { ensureAdminKubeconfig } from './adapters/pki';
 import { checkSharedCa, defaultSecurity, loadSecurity, type SecurityOptions, type TlsMaterial } from './security';
 
@@ -197,6 +197,7 @@ export function assemble(opts: AssembleOptions): Assembled {
     version,
     patchContentTypes,
     extraRouters: [openApiRouter(definitions, patchContentTypes), metricsRouter(metrics)],
+    discoveryOnly: reviewDiscovery,
     apiRouters: [
       authRouter({
         authorizer,

@@ -13,6 +13,7 @@ import type { Registry } from '../../registry/registry';
 import { answerReview, ReviewKind } from '../../auth/reviews';
 import { issueToken, TokenRequestDeps } from '../../auth/token-request';
 import { decodeObjectBody, negotiate } from './media';
+import type { DiscoveryOnly } from './discovery';
 import { send, sendError } from './respond';
 import { userOf } from './request-user';
 
@@ -27,6 +28,22 @@ export const reviewResources: Array<{ groups: string[]; plural: string; kind: Re
   { groups: authorizationGroups, plural: 'selfsubjectrulesreviews', kind: 'SelfSubjectRulesReview', namespaced: false },
   { groups: authenticationGroups, plural: 'selfsubjectreviews', kind: 'SelfSubjectReview', namespaced: false },
 ];
+
+/** The reviews for discovery: create only, in our groups and the upstream ones. */
+export const reviewDiscovery: DiscoveryOnly[] = reviewResources.flatMap((r) =>
+  r.groups.map((group) => ({
+    group,
+    version: 'v1',
+    kind: r.kind,
+    plural: r.plural,
+    singular: r.plural.slice(0, -1),
+    namespaced: r.namespaced,
+    shortNames: [],
+    categories: [],
+    subresources: {},
+    verbs: ['create'],
+  })),
+);
 
 export interface AuthRoutesDeps {
   authorizer: AuthorizerPort;

@@ -11,24 +11,35 @@ import { send, sendError } from './respond';
 
 const mainVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
-function groupsOf(defs: ResourceDefinition[]): Map<string, Map<string, ResourceDefinition[]>> {
-  const groups = new Map<string, Map<string, ResourceDefinition[]>>();
+/** A resource discovery lists beside the stored kinds: answered, not stored (the access reviews). */
+export type DiscoveryOnly = Pick<ResourceDefinition, 'group' | 'version' | 'kind' | 'plural' | 'singular' | 'namespaced' | 'shortNames' | 'categories' | 'subresources'> & {
+  verbs: string[];
+};
+
+type Discoverable = ResourceDefinition | DiscoveryOnly;
+
+function verbsOf(def: Discoverable): string[] {
+  return 'verbs' in def ? def.verbs : mainVerbs;
+}
+
+function groupsOf(defs: Discoverable[]): Map<string, Map<string, Discoverable[]>> {
+  const groups = new Map<string, Map<string, Discoverable[]>>();
   for (const def of defs) {
-    const versions = groups.get(def.group) ?? new Map<string, ResourceDefinition[]>();
+    const versions = groups.get(def.group) ?? new Map<string, Discoverable[]>();
     versions.set(def.version, [...(versions.get(def.version) ?? []), def]);
     groups.set(def.group, versions);
   }
   return groups;
 }
 
-function apiResources(defs: ResourceDefinition[]) {
+function apiResources(defs: Discoverable[]) {
   const out: Record<string, unknown>[] = [];
   for (const def of defs) {
     const base = { singularName: def.singular, namespaced: def.namespaced, kind: def.kind };
     out.push({
       name: def.plural,
       ...base,
-      verbs: mainVerbs,
+      verbs: verbsOf(def),
       ...(def.shortNames.length ? { shortNames: def.shortNames } : {}),
       ...(def.categories.length ? { categories: def.categories } : {}),
       storageVersionHash: createHash('sha256').update(`${def.group}/${def.version}/${def.kind}`).digest('base64').slice(0, 11),
@@ -40,7 +51,7 @@ function apiResources(defs: ResourceDefinition[]) {
   return out;
 }
 
-function aggregatedGroup(group: string, versions: Map<string, ResourceDefinition[]>) {
+function aggregatedGroup(group: string, versions: Map<string, Discoverable[]>) {
   return {
     metadata: { name: group, creationTimestamp: null },
     versions: [...versions.entries()].map(([version, defs]) => ({
@@ -51,7 +62,7 @@ function aggregatedGroup(group: string, versions: Map<string, ResourceDefinition
         responseKind: { group: def.group, version: def.version, kind: def.kind },
         scope: def.namespaced ? 'Namespaced' : 'Cluster',
         singularResource: def.singular,
-        verbs: mainVerbs,
+        verbs: verbsOf(def),
         ...(def.shortNames.length ? { shortNames: def.shortNames } : {}),
         ...(def.categories.length ? { categories: def.categories } : {}),
         ...(Object.keys(def.subresources).length
@@ -93,7 +104,7 @@ function sendAggregated(req: Request, res: Response, version: 'v2' | 'v2beta1', 
   res.status(200).end(body);
 }
 
-export function discoveryRouter(defs: () => ResourceDefinition[], address: () => string): Router {
+export function discoveryRouter(defs: () => Discoverable[], address: () => string): Router {
   const router = Router();
   router.get('/api', (req, res) => {
     const groups = groupsOf(defs());
@@ -105,7 +116,7 @@ export function discoveryRouter(defs: () => ResourceDefinition[], address: () =>
     const core = groupsOf(defs()).get('')?.get('v1') ?? [];
     send(req, res, 200, { kind: 'APIResourceList', groupVersion: 'v1', resources: apiResources(core) });
   });
-  const groupDoc = (group: string, versions: Map<string, ResourceDefinition[]>) => {
+  const groupDoc = (group: string, versions: Map<string, Discoverable[]>) => {
     const list = [...versions.keys()].map((v) => ({ groupVersion: `${group}/${v}`, version: v }));
     return { name: group, versions: list, preferredVersion: list[0] };
   };

@@ -2,7 +2,7 @@
 import express, { Request, Response, NextFunction, RequestHandler } from 'express';
 import type { ResourceDefinition } from '../../machinery/resource-definition';
 import type { Registry } from '../../registry/registry';
-import { discoveryRouter } from './discovery';
+import { discoveryRouter, type DiscoveryOnly } from './discovery';
 import { healthRouter, HealthChecks } from './health';
 import { resourceRouter } from './routes';
 import { sendError } from './respond';
@@ -18,6 +18,8 @@ export interface AppDeps {
   patchContentTypes: string[];
   /** Extra routers (OpenAPI, metrics) mounted before resources. */
   extraRouters?: express.Router[];
+  /** Resources listed in discovery that are answered by apiRouters rather than stored. */
+  discoveryOnly?: DiscoveryOnly[];
   /** Routers that need the raw body, mounted before the resources (reviews, TokenRequest). */
   apiRouters?: express.Router[];
   /** Middleware that sees every request first (metrics, request logs). */
@@ -37,7 +39,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/version', (_req, res) => {
     res.json(deps.version);
   });
-  app.use(discoveryRouter(() => deps.definitions, deps.address));
+  app.use(discoveryRouter(() => [...deps.definitions, ...(deps.discoveryOnly ?? [])], deps.address));
   for (const r of deps.extraRouters ?? []) app.use(r);
   app.use(express.raw({ type: () => true, limit: maxBody }));
   for (const r of deps.apiRouters ?? []) app.use(r);
