@@ -1,4 +1,8 @@
-/** Role rules (spec §2.2, upstream validatePolicyRule for a namespaced rule set). */
+/**
+ * Role rules (spec §2.2, upstream ValidatePolicyRule). Shared with ClusterRole, whose rules are not
+ * namespaced. resourceNames may go with several resources (a rule for a service and a deployment both
+ * named "my-app"): current upstream does not restrict it.
+ */
 import { FieldError, FieldPath, fieldErrors } from '../../machinery/field-errors';
 import type { KObject } from '../../machinery/object';
 
@@ -26,10 +30,6 @@ export function validatePolicyRule(rule: PolicyRuleObject, namespaced: boolean, 
   }
   if (len(rule.apiGroups) === 0) errs.push(fieldErrors.required(path.child('apiGroups'), 'resource rules must supply at least one api group'));
   if (len(rule.resources) === 0) errs.push(fieldErrors.required(path.child('resources'), 'resource rules must supply at least one resource'));
-  if (len(rule.resourceNames) > 0 && len(rule.resources) > 1) {
-    // Upstream reports this as Required, not Invalid.
-    errs.push(fieldErrors.required(path.child('resourceNames'), 'resource names cannot apply to multiple resources'));
-  }
   return errs;
 }
 

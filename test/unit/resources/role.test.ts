@@ -29,10 +29,8 @@ describe('Role validation', () => {
       ['rules[2].apiGroups', 'FieldValueRequired', 'rules[2].apiGroups: Required value: resource rules must supply at least one api group'],
     ]);
   });
-  test('resourceNames cannot apply to several resources (reported as Required)', () => {
-    expect(summary(validate(role([{ verbs: ['get'], apiGroups: [''], resources: ['pods', 'secrets'], resourceNames: ['x'] }])))).toEqual([
-      ['rules[0].resourceNames', 'FieldValueRequired', 'rules[0].resourceNames: Required value: resource names cannot apply to multiple resources'],
-    ]);
+  test('resourceNames may go with several resources, as upstream allows', () => {
+    expect(validate(role([{ verbs: ['get'], apiGroups: ['', 'apps'], resources: ['services', 'deployments'], resourceNames: ['my-app'] }]))).toEqual([]);
   });
   test('a namespaced rule may not name non-resource URLs', () => {
     expect(summary(validate(role([{ verbs: ['get'], nonResourceURLs: ['/healthz'] }])))).toEqual([
