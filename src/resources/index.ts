@@ -4,6 +4,9 @@ import { configMapDefinition } from './config-map';
 import { csiDriverDefinition } from './csi-driver';
 import { csiStorageCapacityDefinition } from './csi-storage-capacity';
 import { roleDefinition } from './role';
+import { roleBindingDefinition } from './role-binding';
+import { clusterRoleDefinition } from './cluster-role';
+import { clusterRoleBindingDefinition } from './cluster-role-binding';
 import { leaseDefinition } from './lease';
 import { serviceAccountDefinition } from './service-account';
 import { certificateSigningRequestDefinition } from './certificate-signing-request';
@@ -17,6 +20,9 @@ export const allDefinitions: ResourceDefinition[] = [
   csiDriverDefinition,
   csiStorageCapacityDefinition,
   roleDefinition,
+  roleBindingDefinition,
+  clusterRoleDefinition,
+  clusterRoleBindingDefinition,
   leaseDefinition,
   serviceAccountDefinition,
   certificateSigningRequestDefinition,

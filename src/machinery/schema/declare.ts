@@ -39,6 +39,9 @@ export const ListSet = (merge = true) =>
 
 export const Atomic = () => add({ 'x-kubernetes-list-type': 'atomic' });
 
+/** A struct server-side apply owns and replaces as a whole (upstream `+structType=atomic`, e.g. RoleRef). */
+export const AtomicStruct = () => add({ 'x-kubernetes-map-type': 'atomic' });
+
 /** Strategic merge replaces the whole value (e.g. PDB spec.selector). */
 export const PatchReplace = () => add({ 'x-kubernetes-patch-strategy': 'replace', 'x-kubernetes-map-type': 'atomic' });
 

@@ -1,0 +1,35 @@
+/** ClusterRole: rbac.authorization.svc.io/v1, cluster-scoped; PUT may create, and needs no resourceVersion. */
+import type { KObject } from '../../machinery/object';
+import type { ResourceDefinition } from '../../machinery/resource-definition';
+import { validatePathSegmentName } from '../../machinery/validation/names';
+import { ClusterRole } from './cluster-role.types';
+import { validateClusterRole, validateClusterRoleUpdate } from './cluster-role.validation';
+
+export const clusterRoleDefinition: ResourceDefinition = {
+  group: 'rbac.authorization.svc.io',
+  version: 'v1',
+  kind: 'ClusterRole',
+  listKind: 'ClusterRoleList',
+  plural: 'clusterroles',
+  singular: 'clusterrole',
+  shortNames: [],
+  categories: [],
+  namespaced: false,
+  schemaRoot: ClusterRole,
+  strategy: {
+    validate: validateClusterRole,
+    validateUpdate: validateClusterRoleUpdate,
+    canonicalize(obj: KObject) {
+      // As Role: rules has no omitempty upstream, so a ClusterRole without rules reads back "rules": null.
+      if (obj.rules === undefined) obj.rules = null;
+      if (obj.aggregationRule === null) delete obj.aggregationRule;
+    },
+  },
+  subresources: {},
+  fieldSelectors: {},
+  // No printer upstream: the default Name / Created At table.
+  usesGeneration: false,
+  allowCreateOnUpdate: true,
+  allowUnconditionalUpdate: true,
+  validateName: validatePathSegmentName,
+};
