@@ -37,6 +37,13 @@ module.exports = {
       to: { path: '^src/auth/' },
     },
     {
+      name: 'auth-uses-registry-types-only',
+      comment: 'auth/ may name registry types (e.g. Registry), but never calls into the registry: it imports machinery, ports, registry types only',
+      severity: 'error',
+      from: { path: '^src/auth/' },
+      to: { path: '^src/registry/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'ports-are-interfaces',
       severity: 'error',
       from: { path: '^src/ports/' },
