@@ -75,6 +75,12 @@ export interface TableConvention {
 
 export interface ResourceDefinition {
   group: string;
+  /**
+   * Upstream's name for the group (`rbac.authorization.k8s.io`), under which the same objects are
+   * also served at the same paths, for typed clients that hard-code it (kubectl's create
+   * rolebinding). Not listed in discovery; objects read there carry that group's apiVersion.
+   */
+  upstreamGroup?: string;
   version: string;
   kind: string;
   listKind: string;

@@ -9,6 +9,7 @@ import { ResourceDefinition, apiVersionOf } from '../../machinery/resource-defin
 import type { Registry } from '../../registry/registry';
 import type { PatchType } from '../../registry/request';
 import { decodeJson, decodeObjectBody, decodeYaml, negotiate, ResponseFormat } from './media';
+import { canonicalizeBodyVersion } from './group-alias';
 import { deleteOptions, listOptions, queryBool, writeOptions } from './options';
 import { send, sendError, setWarnings, wantsPretty } from './respond';
 import { sendEncodedList } from './list-stream';
@@ -46,6 +47,13 @@ function deleteOptionsOf(req: Request) {
   const decoded = decodeObjectBody(req.get('content-type'), body).object;
   if (!isPlainObject(decoded)) throw errors.badRequest('DeleteOptions must be a JSON object');
   return deleteOptions(req, decoded);
+}
+
+/** A create/update body, with an aliased group's apiVersion read as ours. */
+function bodyOf(req: Request, res: Response) {
+  const decoded = decodeObjectBody(req.get('content-type'), rawBody(req));
+  canonicalizeBodyVersion(res, decoded.object);
+  return decoded;
 }
 
 function guard(fn: Handler): Handler {
@@ -88,7 +96,7 @@ export function resourceHandlers(def: ResourceDefinition, deps: HandlerDeps) {
     const fmt = format(req);
     const opts = writeOptions(req, 'CreateOptions');
     opts.apiVersion = requestVersion;
-    const obj = registry.admitBody(def, decodeObjectBody(req.get('content-type'), rawBody(req)), opts.fieldValidation, opts.warnings);
+    const obj = registry.admitBody(def, bodyOf(req, res), opts.fieldValidation, opts.warnings);
     const created = await registry.create(def, namespaceOf(def, req), obj, opts);
     setWarnings(res, opts.warnings);
     renderObject(req, res, def, 201, created, fmt);
@@ -114,7 +122,7 @@ export function resourceHandlers(def: ResourceDefinition, deps: HandlerDeps) {
       const fmt = format(req);
       const opts = writeOptions(req, 'UpdateOptions');
       opts.apiVersion = requestVersion;
-      const obj = registry.admitBody(def, decodeObjectBody(req.get('content-type'), rawBody(req)), opts.fieldValidation, opts.warnings);
+      const obj = registry.admitBody(def, bodyOf(req, res), opts.fieldValidation, opts.warnings);
       const result = await registry.update(def, namespaceOf(def, req), req.params.name as string, obj, opts, subresource);
       setWarnings(res, opts.warnings);
       renderObject(req, res, def, result.created ? 201 : 200, result.object, fmt);
@@ -143,6 +151,7 @@ export function resourceHandlers(def: ResourceDefinition, deps: HandlerDeps) {
         if (type === 'merge' || type === 'strategic') throw errors.badRequest(`error decoding patch: ${(e as Error).message}`);
         throw e;
       }
+      if (type === 'apply') canonicalizeBodyVersion(res, decoded.object);
       const result = await registry.patch(
         def,
         namespaceOf(def, req),

@@ -4,7 +4,8 @@
  */
 import { Router, Request, Response } from 'express';
 import { errors } from '../../machinery/status';
-import { ResourceDefinition } from '../../machinery/resource-definition';
+import { apiVersionOf, ResourceDefinition } from '../../machinery/resource-definition';
+import { servedAs } from './group-alias';
 import { HandlerDeps, resourceHandlers } from './resource-handlers';
 import { sendError } from './respond';
 
@@ -30,12 +31,22 @@ function notAllowed(def: ResourceDefinition) {
   return (req: Request, res: Response) => sendError(req, res, errors.methodNotAllowed(req.method.toLowerCase(), def));
 }
 
+function groupBy(defs: ResourceDefinition[], rootOf: (d: ResourceDefinition) => string): Map<string, ResourceDefinition[]> {
+  const byRoot = new Map<string, ResourceDefinition[]>();
+  for (const def of defs) byRoot.set(rootOf(def), [...(byRoot.get(rootOf(def)) ?? []), def]);
+  return byRoot;
+}
+
 export function resourceRouter(defs: ResourceDefinition[], deps: HandlerDeps): Router {
   // One sub-router per group-version, mounted at its root: a request only walks its own group's routes.
-  const byRoot = new Map<string, ResourceDefinition[]>();
-  for (const def of defs) byRoot.set(groupVersionRoot(def), [...(byRoot.get(groupVersionRoot(def)) ?? []), def]);
   const router = Router();
-  for (const [root, group] of byRoot) router.use(root, groupRouter(group, root, deps));
+  for (const [root, group] of groupBy(defs, groupVersionRoot)) router.use(root, groupRouter(group, root, deps));
+  // The same routes under upstream's group name, where a kind declares one.
+  const aliased = defs.filter((d) => d.upstreamGroup);
+  for (const [root, group] of groupBy(aliased, (d) => `/apis/${d.upstreamGroup}/${d.version}`)) {
+    const alias = { served: `${group[0].upstreamGroup}/${group[0].version}`, canonical: apiVersionOf(group[0]) };
+    router.use(root, servedAs(alias), groupRouter(group, groupVersionRoot(group[0]), deps));
+  }
   return router;
 }
 

@@ -15,6 +15,7 @@ const clusterScope: BindingScope = { roleKinds: ['ClusterRole'], namespaced: fal
 
 export const clusterRoleBindingDefinition: ResourceDefinition = {
   group: 'rbac.authorization.svc.io',
+  upstreamGroup: 'rbac.authorization.k8s.io',
   version: 'v1',
   kind: 'ClusterRoleBinding',
   listKind: 'ClusterRoleBindingList',

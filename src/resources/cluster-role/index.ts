@@ -7,6 +7,7 @@ import { validateClusterRole, validateClusterRoleUpdate } from './cluster-role.v
 
 export const clusterRoleDefinition: ResourceDefinition = {
   group: 'rbac.authorization.svc.io',
+  upstreamGroup: 'rbac.authorization.k8s.io',
   version: 'v1',
   kind: 'ClusterRole',
   listKind: 'ClusterRoleList',

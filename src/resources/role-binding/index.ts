@@ -8,6 +8,7 @@ import { validateRoleBinding, validateRoleBindingUpdate } from './role-binding.v
 
 export const roleBindingDefinition: ResourceDefinition = {
   group: 'rbac.authorization.svc.io',
+  upstreamGroup: 'rbac.authorization.k8s.io',
   version: 'v1',
   kind: 'RoleBinding',
   listKind: 'RoleBindingList',

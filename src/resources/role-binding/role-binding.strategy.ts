@@ -6,12 +6,19 @@
 import { isPlainObject, KObject } from '../../machinery/object';
 import { BindingObject, RBAC_GROUP, SubjectObject } from './role-binding.validation';
 
+/**
+ * Upstream's name for the RBAC group: kubectl's create rolebinding / clusterrolebinding write it into
+ * roleRef and User/Group subjects, so it is read as ours, like an empty group.
+ */
+export const UPSTREAM_RBAC_GROUP = 'rbac.authorization.k8s.io';
+const defaulted = (group: unknown) => !group || group === UPSTREAM_RBAC_GROUP;
+
 export function applyBindingDefaults(obj: KObject): void {
   const b = obj as BindingObject;
   if (b.roleRef === undefined || b.roleRef === null) b.roleRef = {};
-  if (isPlainObject(b.roleRef) && !b.roleRef.apiGroup) b.roleRef.apiGroup = RBAC_GROUP;
+  if (isPlainObject(b.roleRef) && defaulted(b.roleRef.apiGroup)) b.roleRef.apiGroup = RBAC_GROUP;
   for (const s of b.subjects ?? []) {
-    if (isPlainObject(s) && !s.apiGroup && (s.kind === 'User' || s.kind === 'Group')) s.apiGroup = RBAC_GROUP;
+    if (isPlainObject(s) && defaulted(s.apiGroup) && (s.kind === 'User' || s.kind === 'Group')) s.apiGroup = RBAC_GROUP;
   }
 }
 

@@ -7,6 +7,7 @@ import { validateRole, validateRoleUpdate } from './role.validation';
 
 export const roleDefinition: ResourceDefinition = {
   group: 'rbac.authorization.svc.io',
+  upstreamGroup: 'rbac.authorization.k8s.io',
   version: 'v1',
   kind: 'Role',
   listKind: 'RoleList',

@@ -73,6 +73,80 @@ describe('decodeKubernetesProtobuf: bodies captured from kubectl 1.32', () => {
   });
 });
 
+describe('decodeKubernetesProtobuf: RBAC bodies captured from kubectl 1.32 (upstream group name)', () => {
+  const decode = (b64: string) => decodeKubernetesProtobuf(Buffer.from(b64, 'base64')).object;
+  const av = { apiVersion: 'rbac.authorization.k8s.io/v1' };
+  const k8s = 'rbac.authorization.k8s.io';
+
+  it('create role', () => {
+    expect(decode(KUBECTL_BODIES.role)).toEqual({
+      ...av,
+      kind: 'Role',
+      metadata: { name: 'pod-reader', namespace: 'default' },
+      rules: [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['settings'] }],
+    });
+  });
+
+  it('create rolebinding', () => {
+    expect(decode(KUBECTL_BODIES.roleBinding)).toEqual({
+      ...av,
+      kind: 'RoleBinding',
+      metadata: { name: 'read-settings', namespace: 'default' },
+      subjects: [
+        { kind: 'User', apiGroup: k8s, name: 'alice' },
+        { kind: 'Group', apiGroup: k8s, name: 'devs' },
+        { kind: 'ServiceAccount', name: 'builder', namespace: 'ci' },
+      ],
+      roleRef: { apiGroup: k8s, kind: 'Role', name: 'pod-reader' },
+    });
+  });
+
+  it('create clusterrole with resources and a non-resource URL', () => {
+    expect(decode(KUBECTL_BODIES.clusterRole)).toEqual({
+      ...av,
+      kind: 'ClusterRole',
+      metadata: { name: 'metrics-reader' },
+      rules: [
+        { verbs: ['get'], apiGroups: ['coordination.svc.io'], resources: ['leases'] },
+        { verbs: ['get'], nonResourceURLs: ['/metrics'] },
+      ],
+    });
+  });
+
+  it('create clusterrole --aggregation-rule', () => {
+    expect(decode(KUBECTL_BODIES.clusterRoleAggregated)).toEqual({
+      ...av,
+      kind: 'ClusterRole',
+      metadata: { name: 'monitoring' },
+      aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'rbac.example.com/aggregate-to-monitoring': 'true' } }] },
+    });
+  });
+
+  it('create clusterrolebinding', () => {
+    expect(decode(KUBECTL_BODIES.clusterRoleBinding)).toEqual({
+      ...av,
+      kind: 'ClusterRoleBinding',
+      metadata: { name: 'read-metrics' },
+      subjects: [
+        { kind: 'User', apiGroup: k8s, name: 'bob' },
+        { kind: 'ServiceAccount', name: 'prometheus', namespace: 'monitoring' },
+      ],
+      roleRef: { apiGroup: k8s, kind: 'ClusterRole', name: 'metrics-reader' },
+    });
+  });
+
+  it('a label selector with expressions round-trips through our schema', () => {
+    const selector = { matchExpressions: [{ key: 'tier', operator: 'In', values: ['a', 'b'] }, { key: 'x', operator: 'Exists' }] };
+    const body = envelope('rbac.authorization.svc.io/v1', 'ClusterRole', { metadata: { name: 'agg' }, aggregationRule: { clusterRoleSelectors: [selector] } });
+    expect(decodeKubernetesProtobuf(body).object).toEqual({
+      apiVersion: 'rbac.authorization.svc.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: 'agg' },
+      aggregationRule: { clusterRoleSelectors: [selector] },
+    });
+  });
+});
+
 describe('decodeKubernetesProtobuf: round trips through our schema', () => {
   it('decodes a ConfigMap with full metadata', () => {
     const body = envelope('v1', 'ConfigMap', {

@@ -73,9 +73,27 @@ describe('RoleBinding validation', () => {
     expect(check(roleBindingDefinition, rb({ roleRef: ref, subjects: [{ kind: 'ServiceAccount', name: 'sa', apiGroup: G }] }))).toEqual([
       'subjects[0].apiGroup: Unsupported value: "rbac.authorization.svc.io": supported values: ""',
     ]);
-    expect(check(roleBindingDefinition, rb({ roleRef: ref, subjects: [{ kind: 'User', name: 'u', apiGroup: 'other' }, { kind: 'Group', name: 'g', apiGroup: 'rbac.authorization.k8s.io' }] }))).toEqual([
+    expect(check(roleBindingDefinition, rb({ roleRef: ref, subjects: [{ kind: 'User', name: 'u', apiGroup: 'other' }, { kind: 'Group', name: 'g', apiGroup: 'example.com' }] }))).toEqual([
       'subjects[0].apiGroup: Unsupported value: "other": supported values: "rbac.authorization.svc.io"',
-      'subjects[1].apiGroup: Unsupported value: "rbac.authorization.k8s.io": supported values: "rbac.authorization.svc.io"',
+      'subjects[1].apiGroup: Unsupported value: "example.com": supported values: "rbac.authorization.svc.io"',
+    ]);
+  });
+
+  test("upstream's group name (what kubectl create rolebinding writes) is read as ours in roleRef and User/Group subjects", () => {
+    const k8s = 'rbac.authorization.k8s.io';
+    const obj = rb({
+      roleRef: { apiGroup: k8s, kind: 'ClusterRole', name: 'view' },
+      subjects: [
+        { kind: 'User', apiGroup: k8s, name: 'alice' },
+        { kind: 'Group', apiGroup: k8s, name: 'devs' },
+      ],
+    });
+    expect(check(roleBindingDefinition, obj)).toEqual([]);
+    expect(obj.roleRef).toEqual({ apiGroup: G, kind: 'ClusterRole', name: 'view' });
+    expect((obj.subjects as Array<{ apiGroup?: string }>).map((s) => s.apiGroup)).toEqual([G, G]);
+    // A service account's group stays empty: upstream's name is as foreign there as any other.
+    expect(check(roleBindingDefinition, rb({ roleRef: { kind: 'Role', name: 'r' }, subjects: [{ kind: 'ServiceAccount', name: 'sa', apiGroup: k8s }] }))).toEqual([
+      'subjects[0].apiGroup: Unsupported value: "rbac.authorization.k8s.io": supported values: ""',
     ]);
   });
 

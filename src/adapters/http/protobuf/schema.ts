@@ -1,6 +1,6 @@
 /**
  * Upstream's protobuf wire schema for the kinds we accept as protobuf, as protobufjs reflection JSON.
- * Field numbers follow k8s.io/apimachinery (runtime, meta/v1) and k8s.io/api core/v1 generated.proto.
+ * Field numbers follow k8s.io/apimachinery (runtime, meta/v1) and k8s.io/api core/v1, rbac/v1 generated.proto.
  * Every field is proto2 `optional`; `nullable` marks Go pointer fields (`*bool`, `*int64`, `*Time`),
  * whose zero value is kept, while zero non-pointer scalars are dropped like Go's `omitempty`.
  */
@@ -17,6 +17,7 @@ const msg = (fields: Record<string, FieldJSON>) => ({ fields });
 const RUNTIME = 'k8s.io.apimachinery.pkg.runtime';
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 const CORE = 'k8s.io.api.core.v1';
+const RBAC = 'k8s.io.api.rbac.v1';
 
 const runtimeTypes = {
   TypeMeta: msg({ apiVersion: f(1, 'string'), kind: f(2, 'string') }),
@@ -65,6 +66,8 @@ const metaTypes = {
     finalizers: list(14, 'string'),
     managedFields: list(17, 'ManagedFieldsEntry'),
   }),
+  LabelSelectorRequirement: msg({ key: f(1, 'string'), operator: f(2, 'string'), values: list(3, 'string') }),
+  LabelSelector: msg({ matchLabels: map(1, 'string'), matchExpressions: list(2, 'LabelSelectorRequirement') }),
 };
 
 const coreTypes = {
@@ -135,6 +138,24 @@ const authorizationTypes = {
   SelfSubjectRulesReview: msg({ metadata: objectMeta, spec: f(2, 'SelfSubjectRulesReviewSpec') }),
 };
 
+/** The bodies kubectl's create role / rolebinding / clusterrole / clusterrolebinding send. */
+const rbacTypes = {
+  PolicyRule: msg({
+    verbs: list(1, 'string'),
+    apiGroups: list(2, 'string'),
+    resources: list(3, 'string'),
+    resourceNames: list(4, 'string'),
+    nonResourceURLs: list(5, 'string'),
+  }),
+  AggregationRule: msg({ clusterRoleSelectors: list(1, `.${META}.LabelSelector`) }),
+  Role: msg({ metadata: objectMeta, rules: list(2, 'PolicyRule') }),
+  ClusterRole: msg({ metadata: objectMeta, rules: list(2, 'PolicyRule'), aggregationRule: ptr(3, 'AggregationRule') }),
+  RoleRef: msg({ apiGroup: f(1, 'string'), kind: f(2, 'string'), name: f(3, 'string') }),
+  Subject: msg({ kind: f(1, 'string'), apiGroup: f(2, 'string'), name: f(3, 'string'), namespace: f(4, 'string') }),
+  RoleBinding: msg({ metadata: objectMeta, subjects: list(2, 'Subject'), roleRef: f(3, 'RoleRef') }),
+  ClusterRoleBinding: msg({ metadata: objectMeta, subjects: list(2, 'Subject'), roleRef: f(3, 'RoleRef') }),
+};
+
 function buildRoot(): protobuf.Root {
   const root = new protobuf.Root();
   root.define(RUNTIME, runtimeTypes);
@@ -142,6 +163,7 @@ function buildRoot(): protobuf.Root {
   root.define(CORE, coreTypes);
   root.define(AUTHN, authenticationTypes);
   root.define(AUTHZ, authorizationTypes);
+  root.define(RBAC, rbacTypes);
   root.resolveAll();
   return root;
 }
@@ -166,6 +188,11 @@ export const PROTOBUF_KINDS: Readonly<Record<string, string>> = {
   ...Object.fromEntries(
     ['authorization.k8s.io/v1', 'authorization.svc.io/v1'].flatMap((gv) =>
       ['SelfSubjectAccessReview', 'SubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectRulesReview'].map((k) => [`${gv}/${k}`, `${AUTHZ}.${k}`]),
+    ),
+  ),
+  ...Object.fromEntries(
+    ['rbac.authorization.k8s.io/v1', 'rbac.authorization.svc.io/v1'].flatMap((gv) =>
+      ['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding'].map((kind) => [`${gv}/${kind}`, `${RBAC}.${kind}`]),
     ),
   ),
 };
