@@ -23,6 +23,11 @@ export interface KindFixture {
   /** A merge patch that is valid on the created object. */
   mergePatch: Record<string, unknown>;
   invalid: InvalidCase[];
+  /**
+   * A label selector (`key=value`) that `valid()` objects match, for kinds the server creates objects of
+   * itself (the bootstrap RBAC policy): the tester lists and deletes the collection through it.
+   */
+  selector?: string;
   /** A valid status to PUT through /status, when the kind has a status subresource. */
   status?: (obj: Record<string, unknown>) => Promise<Record<string, unknown>> | Record<string, unknown>;
 }

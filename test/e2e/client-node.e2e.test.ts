@@ -26,6 +26,7 @@ describe('client-node drives every kind', () => {
         kind: f.definition.kind,
         namespaced: f.definition.namespaced,
         object: await f.valid(),
+        selector: f.selector,
       })),
     );
     const file = join(mkdtempSync(join(tmpdir(), 'svc-cn-')), 'kinds.json');

@@ -39,8 +39,9 @@ describe('kubectl create role / rolebinding / clusterrole / clusterrolebinding',
     expect(await ok('get', 'rolebindings', '-o', 'wide')).toMatch(
       /^NAME\s+ROLE\s+AGE\s+USERS\s+GROUPS\s+SERVICEACCOUNTS\nread-settings\s+Role\/settings-reader\s+\d+s\s+alice\s+devs\s+ci\/builder\n$/,
     );
-    expect(await ok('get', 'clusterrolebindings')).toMatch(/^NAME\s+ROLE\s+AGE\nread-metrics\s+ClusterRole\/metrics-reader\s+\d+s\n$/);
-    expect(await ok('get', 'clusterroles')).toMatch(/^NAME\s+CREATED AT\nmetrics-reader\s+\S+Z\nmonitoring\s+\S+Z\n$/);
+    // The bootstrap policy has ClusterRoles and ClusterRoleBindings of its own: name ours.
+    expect(await ok('get', 'clusterrolebindings', 'read-metrics')).toMatch(/^NAME\s+ROLE\s+AGE\nread-metrics\s+ClusterRole\/metrics-reader\s+\d+s\n$/);
+    expect(await ok('get', 'clusterroles', 'metrics-reader', 'monitoring')).toMatch(/^NAME\s+CREATED AT\nmetrics-reader\s+\S+Z\nmonitoring\s+\S+Z\n$/);
     const role = JSON.parse(await ok('get', 'role', 'settings-reader', '-o', 'json'));
     expect(role.rules).toEqual([{ verbs: ['get', 'list'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['settings'] }]);
     const cr = JSON.parse(await ok('get', 'clusterrole', 'monitoring', '-o', 'json'));
