@@ -147,6 +147,15 @@ const table: Array<{ name: string; rule: PolicyRule; cases: Case[] }> = [
     ],
   },
   {
+    name: 'several trailing stars are all trimmed before the prefix match (Go strings.TrimRight)',
+    rule: { verbs: ['get'], nonResourceURLs: ['/foo/**'] },
+    cases: [
+      [url('get', '/foo/bar'), true],
+      [url('get', '/foo/'), true],
+      [url('get', '/foo'), false],
+    ],
+  },
+  {
     name: 'resource rules never match non-resource requests, and the reverse',
     rule: { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
     cases: [
