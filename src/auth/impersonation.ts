@@ -11,17 +11,15 @@ import { forbiddenError } from './forbidden';
 
 export const authenticationGroup = 'authentication.svc.io';
 
-export type Headers = Record<string, string | string[] | undefined>;
+/** Header values one per header line (Node's `headersDistinct`), names lower-cased. */
+export type Headers = Record<string, string[] | undefined>;
 
 function all(h: Headers, name: string): string[] {
-  const v = h[name];
-  if (v === undefined) return [];
-  return (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',').map((x) => x.trim())).filter((x) => x !== '');
+  return (h[name] ?? []).filter((x) => x !== '');
 }
 
 function one(h: Headers, name: string): string | undefined {
-  const v = h[name];
-  return Array.isArray(v) ? v[0] : v;
+  return h[name]?.[0];
 }
 
 export function wantsImpersonation(h: Headers): boolean {
@@ -31,7 +29,7 @@ export function wantsImpersonation(h: Headers): boolean {
 /** The impersonated user, or throws 400 / 403 as upstream. */
 export function impersonate(requester: UserInfo, h: Headers, authz: AuthorizerPort): UserInfo {
   const username = one(h, 'impersonate-user');
-  const groupList = (Array.isArray(h['impersonate-group']) ? h['impersonate-group'] : h['impersonate-group'] ? [h['impersonate-group']] : []) as string[];
+  const groupList = all(h, 'impersonate-group');
   const uid = one(h, 'impersonate-uid');
   const extra: Record<string, string[]> = {};
   for (const key of Object.keys(h)) {

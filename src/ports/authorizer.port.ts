@@ -47,6 +47,12 @@ export interface AuthorizerPort {
   rulesFor(user: UserInfo, namespace: string): { rules: PolicyRule[]; incomplete: boolean };
   /** The rules a roleRef grants (undefined when the role does not exist). */
   rulesOfRole(namespace: string, ref: RoleRefLike): PolicyRule[] | undefined;
+  /**
+   * Upstream's ConfirmNoEscalation: undefined when the user already holds
+   * every permission in `rules` (in `namespace`), else the message naming
+   * what it lacks.
+   */
+  escalationError(user: UserInfo, namespace: string, rules: PolicyRule[]): string | undefined;
 }
 
 /** AlwaysAllow: every request is allowed; users hold every permission. */
@@ -54,4 +60,5 @@ export const alwaysAllow: AuthorizerPort = {
   authorize: () => ({ allowed: true, reason: '' }),
   rulesFor: () => ({ rules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }, { verbs: ['*'], nonResourceURLs: ['*'] }], incomplete: false }),
   rulesOfRole: () => [],
+  escalationError: () => undefined,
 };

@@ -126,8 +126,8 @@ export function accessFilter(deps: AccessDeps): RequestHandler {
       const attrs: AuthzAttributes = { ...info, user };
       const audit = deps.audit ? auditRequest(deps.audit, req, res, attrs) : undefined;
       setUser(res, user);
-      if (tls && wantsImpersonation(req.headers)) {
-        attrs.user = impersonate(user, req.headers, deps.authorizer);
+      if (tls && wantsImpersonation(req.headersDistinct)) {
+        attrs.user = impersonate(user, req.headersDistinct, deps.authorizer);
         setUser(res, attrs.user);
         audit?.impersonated(attrs.user);
       }

@@ -7,7 +7,7 @@
 import type { KObject } from '../../machinery/object';
 import type { UserInfo } from '../../machinery/resource-definition';
 import type { AuthorizerPort, AuthzAttributes, AuthzDecision, PolicyRule, RoleRefLike } from '../../ports/authorizer.port';
-import { ruleAllows } from './rule-match';
+import { compactRuleString, compactRules, ruleAllows, rulesCover } from '../rbac';
 
 /** The cached objects of one kind and the change counter they reflect. */
 export interface KindSnapshotSource {
@@ -122,6 +122,17 @@ export class RbacAuthorizer implements AuthorizerPort {
     if (this.memo.size > 10_000) this.memo.clear();
     this.memo.set(memoKey, result);
     return result;
+  }
+
+  escalationError(user: UserInfo, namespace: string, rules: PolicyRule[]): string | undefined {
+    const owned = this.rulesFor(user, namespace);
+    const { covered, uncovered } = rulesCover(owned.rules, rules);
+    if (covered) return undefined;
+    const missing = [...new Set(compactRules(uncovered).map(compactRuleString))].sort().join('\n');
+    const groups = user.groups.map((g) => JSON.stringify(g)).join(' ');
+    let msg = `user ${JSON.stringify(user.username)} (groups=[${groups}]) is attempting to grant RBAC permissions not currently held:\n${missing}`;
+    if (owned.incomplete) msg += '; resolution errors: [a binding refers to a role that does not exist]';
+    return msg;
   }
 
   authorize(a: AuthzAttributes): AuthzDecision {

@@ -10,6 +10,7 @@ import { applyBindingDefaults, canonicalizeBinding } from '../role-binding/role-
 import { bindingTable } from '../role-binding/role-binding.table';
 import { BindingScope, validateBinding, validateBindingUpdate } from '../role-binding/role-binding.validation';
 import { ClusterRoleBinding } from './cluster-role-binding.types';
+import { bindingAdmission } from '../role/rbac-admission';
 
 const clusterScope: BindingScope = { roleKinds: ['ClusterRole'], namespaced: false };
 
@@ -37,5 +38,6 @@ export const clusterRoleBindingDefinition: ResourceDefinition = {
   usesGeneration: false,
   allowCreateOnUpdate: true,
   allowUnconditionalUpdate: true,
+  admit: bindingAdmission('clusterrolebindings'),
   validateName: validatePathSegmentName,
 };

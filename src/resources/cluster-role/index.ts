@@ -4,6 +4,7 @@ import type { ResourceDefinition } from '../../machinery/resource-definition';
 import { validatePathSegmentName } from '../../machinery/validation/names';
 import { ClusterRole } from './cluster-role.types';
 import { validateClusterRole, validateClusterRoleUpdate } from './cluster-role.validation';
+import { roleAdmission } from '../role/rbac-admission';
 
 export const clusterRoleDefinition: ResourceDefinition = {
   group: 'rbac.authorization.svc.io',
@@ -32,5 +33,6 @@ export const clusterRoleDefinition: ResourceDefinition = {
   usesGeneration: false,
   allowCreateOnUpdate: true,
   allowUnconditionalUpdate: true,
+  admit: roleAdmission('clusterroles'),
   validateName: validatePathSegmentName,
 };

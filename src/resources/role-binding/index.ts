@@ -5,6 +5,7 @@ import { applyBindingDefaults, canonicalizeBinding } from './role-binding.strate
 import { roleBindingTable } from './role-binding.table';
 import { RoleBinding } from './role-binding.types';
 import { validateRoleBinding, validateRoleBindingUpdate } from './role-binding.validation';
+import { bindingAdmission } from '../role/rbac-admission';
 
 export const roleBindingDefinition: ResourceDefinition = {
   group: 'rbac.authorization.svc.io',
@@ -30,5 +31,6 @@ export const roleBindingDefinition: ResourceDefinition = {
   usesGeneration: false,
   allowCreateOnUpdate: true,
   allowUnconditionalUpdate: true,
+  admit: bindingAdmission('rolebindings'),
   validateName: validatePathSegmentName,
 };

@@ -4,6 +4,7 @@ import type { ResourceDefinition } from '../../machinery/resource-definition';
 import { validatePathSegmentName } from '../../machinery/validation/names';
 import { Role } from './role.types';
 import { validateRole, validateRoleUpdate } from './role.validation';
+import { roleAdmission } from './rbac-admission';
 
 export const roleDefinition: ResourceDefinition = {
   group: 'rbac.authorization.svc.io',
@@ -32,5 +33,6 @@ export const roleDefinition: ResourceDefinition = {
   allowCreateOnUpdate: true,
   allowUnconditionalUpdate: true,
   // Role names only need to be safe path segments.
+  admit: roleAdmission('roles'),
   validateName: validatePathSegmentName,
 };
