@@ -44,6 +44,20 @@ module.exports = {
       to: { path: '^src/registry/', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'controllers-are-registry-clients',
+      comment: 'controllers/ act through the registry only: never storage, an adapter, config or main',
+      severity: 'error',
+      from: { path: '^src/controllers/' },
+      to: { path: '^src/(adapters|config|main|security)|^src/ports/storage\\.port\\.ts$' },
+    },
+    {
+      name: 'nothing-below-uses-controllers',
+      comment: 'the domain, auth and the adapters never import controllers (main.ts wires them)',
+      severity: 'error',
+      from: { path: '^src/(machinery|registry|resources|ports|auth|adapters)/' },
+      to: { path: '^src/controllers/' },
+    },
+    {
       name: 'ports-are-interfaces',
       severity: 'error',
       from: { path: '^src/ports/' },

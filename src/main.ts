@@ -35,6 +35,7 @@ import { tokenFileAuthenticator } from './auth/authn/token-file';
 import { serviceAccountAuthenticator, type UidLookup } from './auth/authn/service-account';
 import { AuditTrail } from './auth/audit/trail';
 import { reconcileBootstrapPolicy } from './auth/bootstrap';
+import { startClusterRoleAggregation } from './controllers/clusterrole-aggregation/controller';
 import { errors } from './machinery/status';
 import { accessFilter } from './adapters/http/access-filter';
 import { authRouter, reviewDiscovery } from './adapters/http/auth-routes';
@@ -168,6 +169,8 @@ export function assemble(opts: AssembleOptions): Assembled {
   const authenticator = new AuthenticatorChain([x509Authenticator], tokenAuthenticators, security.anonymous);
   const audit = security.audit ? new AuditTrail(security.audit.policy, security.audit.sink, systemClock) : undefined;
   const bootstrap = startBootstrapPolicy(registry, cache, log);
+  const clusterRoles = definitions.find((d) => d.group === 'rbac.authorization.svc.io' && d.plural === 'clusterroles');
+  const aggregation = startClusterRoleAggregation(registry, log, { changes: () => (clusterRoles && cache.ready() ? cache.kind(clusterRoles).changes : -1) });
   const compactor = startCompactor(storage, (opts.compactionIntervalSeconds ?? 0) * 1000, (msg, extra) => log('info', msg, extra));
   // No kube-controller-manager here: a built-in controller finishes Orphan/Foreground deletions.
   const gcFinalizers = startGcFinalizers(registry, storage, log);
@@ -237,6 +240,7 @@ export function assemble(opts: AssembleOptions): Assembled {
       compactor.stop();
       gcFinalizers.stop();
       bootstrap.stop();
+      aggregation.stop();
       watch.closeAll();
       cache.stop();
       await Promise.all(

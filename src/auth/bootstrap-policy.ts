@@ -16,13 +16,19 @@ export interface BootstrapRole {
   name: string;
   rules: PolicyRule[];
   labels?: Record<string, string>;
+  /** admin, edit and view are aggregated from the roles labelled for them, as upstream. */
+  aggregationRule?: { clusterRoleSelectors: Array<{ matchLabels: Record<string, string> }> };
 }
 
 export interface BootstrapBinding {
   name: string;
   role: string;
-  subjects: Array<{ kind: 'Group' | 'User'; name: string }>;
+  subjects: Array<{ kind: 'Group' | 'User'; name: string } | { kind: 'ServiceAccount'; name: string; namespace: string }>;
 }
+
+export const aggregateLabel = (to: 'admin' | 'edit' | 'view') => `rbac.authorization.svc.io/aggregate-to-${to}`;
+const aggregated = (to: 'admin' | 'edit' | 'view') => ({ clusterRoleSelectors: [{ matchLabels: { [aggregateLabel(to)]: 'true' } }] });
+const labelled = (...to: Array<'admin' | 'edit' | 'view'>) => Object.fromEntries(to.map((t) => [aggregateLabel(t), 'true']));
 
 const bootstrapLabels = { 'kubernetes.io/bootstrapping': 'rbac-defaults' };
 
@@ -35,7 +41,6 @@ const viewRules: PolicyRule[] = [
 ];
 
 const editRules: PolicyRule[] = [
-  ...viewRules,
   { apiGroups: [''], resources: ['configmaps', 'events'], verbs: write },
   { apiGroups: [''], resources: ['serviceaccounts'], verbs: [...write, 'impersonate'] },
   { apiGroups: [''], resources: ['serviceaccounts/token'], verbs: ['create'] },
@@ -46,16 +51,25 @@ const editRules: PolicyRule[] = [
 ];
 
 const adminRules: PolicyRule[] = [
-  ...editRules,
   { apiGroups: [rbacGroup], resources: ['roles', 'rolebindings'], verbs: [...read, ...write] },
   { apiGroups: reviewGroups.authorization, resources: ['localsubjectaccessreviews'], verbs: ['create'] },
 ];
 
+export const aggregationControllerAccount = { namespace: 'kube-system', name: 'clusterrole-aggregation-controller' };
+
 export const bootstrapClusterRoles: BootstrapRole[] = [
   { name: 'cluster-admin', rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }, { nonResourceURLs: ['*'], verbs: ['*'] }] },
-  { name: 'admin', rules: adminRules },
-  { name: 'edit', rules: editRules },
-  { name: 'view', rules: viewRules },
+  // The aggregation controller fills these from the system:aggregate-to-* roles (and any a user labels).
+  { name: 'admin', rules: [], aggregationRule: aggregated('admin') },
+  { name: 'edit', rules: [], aggregationRule: aggregated('edit'), labels: labelled('admin') },
+  { name: 'view', rules: [], aggregationRule: aggregated('view'), labels: labelled('admin', 'edit') },
+  { name: 'system:aggregate-to-admin', rules: adminRules, labels: labelled('admin') },
+  { name: 'system:aggregate-to-edit', rules: editRules, labels: labelled('admin', 'edit') },
+  { name: 'system:aggregate-to-view', rules: viewRules, labels: labelled('admin', 'edit', 'view') },
+  {
+    name: 'system:controller:clusterrole-aggregation-controller',
+    rules: [{ apiGroups: [rbacGroup], resources: ['clusterroles'], verbs: ['escalate', 'get', 'list', 'patch', 'update', 'watch'] }],
+  },
   {
     name: 'system:basic-user',
     rules: [
@@ -69,9 +83,14 @@ export const bootstrapClusterRoles: BootstrapRole[] = [
   },
   { name: 'system:public-info-viewer', rules: [{ nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: ['get'] }] },
   { name: 'system:cluster-trust-bundle-reader', rules: [{ apiGroups: ['certificates.svc.io'], resources: ['clustertrustbundles'], verbs: read }] },
-].map((r) => ({ ...r, labels: bootstrapLabels }));
+].map((r) => ({ ...r, labels: { ...bootstrapLabels, ...r.labels } }));
 
 export const bootstrapClusterRoleBindings: BootstrapBinding[] = [
+  {
+    name: 'system:controller:clusterrole-aggregation-controller',
+    role: 'system:controller:clusterrole-aggregation-controller',
+    subjects: [{ kind: 'ServiceAccount', ...aggregationControllerAccount }],
+  },
   { name: 'cluster-admin', role: 'cluster-admin', subjects: [{ kind: 'Group', name: groups.masters }] },
   { name: 'system:basic-user', role: 'system:basic-user', subjects: [{ kind: 'Group', name: groups.authenticated }] },
   { name: 'system:discovery', role: 'system:discovery', subjects: [{ kind: 'Group', name: groups.authenticated }] },

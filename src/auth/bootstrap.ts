@@ -45,13 +45,14 @@ export async function reconcileBootstrapPolicy(registry: Registry, log: Log): Pr
   }
   let created = 0;
   for (const r of bootstrapClusterRoles) {
-    if (await createIfMissing(registry, roles, { metadata: { name: r.name, labels: r.labels }, rules: r.rules })) created++;
+    const role = { metadata: { name: r.name, labels: r.labels }, rules: r.rules, ...(r.aggregationRule ? { aggregationRule: r.aggregationRule } : {}) };
+    if (await createIfMissing(registry, roles, role)) created++;
   }
   for (const b of bootstrapClusterRoleBindings) {
     const binding = {
       metadata: { name: b.name, labels: { 'kubernetes.io/bootstrapping': 'rbac-defaults' } },
       roleRef: { apiGroup: rbacGroup, kind: 'ClusterRole', name: b.role },
-      subjects: b.subjects.map((s) => ({ ...s, apiGroup: rbacGroup })),
+      subjects: b.subjects.map((s) => (s.kind === 'ServiceAccount' ? s : { ...s, apiGroup: rbacGroup })),
     };
     if (await createIfMissing(registry, bindings, binding)) created++;
   }

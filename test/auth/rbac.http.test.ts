@@ -187,3 +187,33 @@ describe.each(backends)('RBAC on %s', (backend) => {
     expect((await s.call('GET', '/apis/certificates.svc.io/v1/clustertrustbundles', {})).status).toBe(403);
   });
 });
+
+describe('ClusterRole aggregation', () => {
+  let s: SecureTestServer;
+  let admin: Credentials;
+  beforeAll(async () => {
+    s = await startSecureTestServer('lmdb');
+    admin = await s.clientCert('system:admin', ['system:masters']);
+  });
+  afterAll(() => s.close());
+
+  const rulesOf = async (name: string) => (await s.call('GET', `${rbac}/clusterroles/${name}`, admin)).json.rules ?? [];
+  const eventually = async (check: () => Promise<boolean>) => {
+    for (let i = 0; i < 100 && !(await check()); i++) await new Promise((r) => setTimeout(r, 100));
+    return check();
+  };
+
+  it('fills view/edit/admin from the labelled roles and follows a user-labelled one', async () => {
+    const hasConfigMapRead = (rules: Array<{ resources?: string[]; verbs: string[] }>) => rules.some((r) => r.resources?.includes('configmaps') && r.verbs.includes('list'));
+    expect(await eventually(async () => hasConfigMapRead(await rulesOf('view')))).toBe(true);
+    expect(await eventually(async () => hasConfigMapRead(await rulesOf('admin')))).toBe(true);
+    await s.call('POST', `${rbac}/clusterroles`, admin, {
+      metadata: { name: 'widgets-view', labels: { 'rbac.authorization.svc.io/aggregate-to-view': 'true' } },
+      rules: [{ apiGroups: ['example.com'], resources: ['widgets'], verbs: ['get'] }],
+    });
+    const hasWidgets = async () => (await rulesOf('view')).some((r: { resources?: string[] }) => r.resources?.includes('widgets'));
+    expect(await eventually(hasWidgets)).toBe(true);
+    await s.call('DELETE', `${rbac}/clusterroles/widgets-view`, admin);
+    expect(await eventually(async () => !(await hasWidgets()))).toBe(true);
+  });
+});

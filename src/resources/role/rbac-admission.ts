@@ -31,12 +31,13 @@ export function roleAdmission(plural: 'roles' | 'clusterroles'): AdmissionCheck 
     const name = obj.metadata.name ?? '';
     const namespace = obj.metadata.namespace ?? '';
     const ref = { group, plural };
-    if (obj.aggregationRule && ctx.authorizer.escalationError(ctx.user, '', fullAuthority)) {
-      throw errors.forbidden(ref, name, 'must have cluster-admin privileges to use the aggregationRule');
-    }
+    // Holding `escalate` skips every check, the aggregationRule one included (as upstream).
     if (allowed(ctx, 'escalate', plural, name, namespace || undefined)) return;
     const problem = ctx.authorizer.escalationError(ctx.user, namespace, rulesOf(obj));
     if (problem) throw errors.forbidden(ref, name, problem);
+    if ((obj.aggregationRule || old?.aggregationRule) && ctx.authorizer.escalationError(ctx.user, '', fullAuthority)) {
+      throw errors.forbidden(ref, name, 'must have cluster-admin privileges to use the aggregationRule');
+    }
   };
 }
 
