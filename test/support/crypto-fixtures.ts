@@ -56,10 +56,10 @@ export interface CsrFixture {
   keys: KeyPair;
 }
 
-export async function makeCsrPem(opts: { keyType: FixtureKeyType; cn?: string; freshKey?: boolean }): Promise<CsrFixture> {
+export async function makeCsrPem(opts: { keyType: FixtureKeyType; cn?: string; organizations?: string[]; freshKey?: boolean }): Promise<CsrFixture> {
   const keys = await makeKeyPair(opts.keyType, opts.freshKey);
   const csr = await x509.Pkcs10CertificateRequestGenerator.create({
-    name: `CN=${opts.cn ?? 'test'}`,
+    name: [`CN=${opts.cn ?? 'test'}`, ...(opts.organizations ?? []).map((o) => `O=${o}`)].join(', '),
     keys,
     signingAlgorithm: algorithms(opts.keyType).sign,
   });

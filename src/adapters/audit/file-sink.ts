@@ -46,8 +46,11 @@ export class FileAuditSink implements AuditSinkPort {
   }
 
   private flush(): void {
-    const lines = this.queue;
-    this.queue = [];
+    // Writes go out in batches of about 256 KiB so that rotation happens near maxsize.
+    let bytes = 0;
+    let n = 0;
+    while (n < this.queue.length && bytes < 256 * 1024) bytes += this.queue[n++].length + 1;
+    const lines = this.queue.splice(0, n);
     if (lines.length === 0) {
       this.writing = false;
       return;

@@ -1,0 +1,156 @@
+/** Audit events for every request (default policy: Metadata) and 429 past the in-flight limits. */
+import { request } from 'node:https';
+import { randomUUID } from 'node:crypto';
+import { startSecureTestServer, SecureTestServer, Credentials } from '../support/secure-server';
+import { defaultPolicy, parsePolicy } from '../../src/auth/audit/policy';
+import type { AuditSinkPort } from '../../src/ports/audit.port';
+
+class MemorySink implements AuditSinkPort {
+  lines: string[] = [];
+  write(line: string) {
+    this.lines.push(line);
+  }
+  async close() {}
+  events() {
+    return this.lines.map((l) => JSON.parse(l));
+  }
+}
+
+describe('audit', () => {
+  let s: SecureTestServer;
+  let admin: Credentials;
+  const sink = new MemorySink();
+  beforeAll(async () => {
+    s = await startSecureTestServer('lmdb', { audit: { policy: defaultPolicy, sink }, newId: randomUUID });
+    admin = await s.clientCert('system:admin', ['system:masters']);
+  });
+  afterAll(() => s.close());
+
+  it('records Metadata events in upstream shape, at RequestReceived and ResponseComplete', async () => {
+    const created = await s.call('POST', '/api/v1/namespaces/audit/configmaps', { ...admin, headers: { 'User-Agent': 'audit-test/1.0' } }, { metadata: { name: 'a1' } });
+    expect(created.status).toBe(201);
+    const id = created.headers['audit-id'];
+    const events = sink.events().filter((e) => e.auditID === id);
+    expect(events.map((e) => e.stage)).toEqual(['RequestReceived', 'ResponseComplete']);
+    expect(events[1]).toMatchObject({
+      kind: 'Event',
+      apiVersion: 'audit.svc.io/v1',
+      level: 'Metadata',
+      verb: 'create',
+      requestURI: '/api/v1/namespaces/audit/configmaps',
+      user: { username: 'system:admin', groups: ['system:masters', 'system:authenticated'] },
+      sourceIPs: ['127.0.0.1'],
+      userAgent: 'audit-test/1.0',
+      objectRef: { resource: 'configmaps', namespace: 'audit', apiGroup: '', apiVersion: 'v1' },
+      responseStatus: { metadata: {}, code: 201 },
+    });
+    expect(events[1].requestObject).toBeUndefined();
+    expect(events[1].stageTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+  });
+
+  it('a denied, impersonated request records both users and the Status', async () => {
+    const bob = await s.call('GET', '/api/v1/namespaces/audit/configmaps/a1', { ...admin, headers: { 'Impersonate-User': 'bob' } });
+    expect(bob.status).toBe(403);
+    const done = sink.events().find((e) => e.auditID === bob.headers['audit-id'] && e.stage === 'ResponseComplete');
+    expect(done).toMatchObject({
+      verb: 'get',
+      user: { username: 'system:admin' },
+      impersonatedUser: { username: 'bob', groups: ['system:authenticated'] },
+      objectRef: { resource: 'configmaps', namespace: 'audit', name: 'a1' },
+      responseStatus: { code: 403, status: 'Failure', reason: 'Forbidden' },
+    });
+    expect(done.responseStatus.message).toContain('User "bob" cannot get resource "configmaps"');
+  });
+});
+
+describe('audit with a RequestResponse policy', () => {
+  let s: SecureTestServer;
+  let admin: Credentials;
+  const sink = new MemorySink();
+  beforeAll(async () => {
+    const policy = parsePolicy({ kind: 'Policy', omitStages: ['RequestReceived'], rules: [{ level: 'None', nonResourceURLs: ['/readyz'] }, { level: 'RequestResponse', resources: [{ group: '', resources: ['configmaps'] }] }] });
+    s = await startSecureTestServer('lmdb', { audit: { policy, sink }, newId: randomUUID });
+    admin = await s.clientCert('system:admin', ['system:masters']);
+  });
+  afterAll(() => s.close());
+
+  it('records request and response objects, and nothing for what the policy skips', async () => {
+    const created = await s.call('POST', '/api/v1/namespaces/rr/configmaps', admin, { metadata: { name: 'body' }, data: { k: 'v' } });
+    await s.call('GET', '/readyz', admin);
+    const events = sink.events();
+    expect(events.every((e) => e.stage === 'ResponseComplete')).toBe(true);
+    const e = events.find((x) => x.auditID === created.headers['audit-id']);
+    expect(e.requestObject).toEqual({ metadata: { name: 'body' }, data: { k: 'v' } });
+    expect(e.responseObject).toMatchObject({ kind: 'ConfigMap', metadata: { name: 'body' }, data: { k: 'v' } });
+    expect(events.some((x) => x.requestURI === '/readyz')).toBe(false);
+  });
+});
+
+describe('max in-flight requests', () => {
+  let s: SecureTestServer;
+  let bob: Credentials;
+  beforeAll(async () => {
+    s = await startSecureTestServer('lmdb', { limits: { readOnly: 1, mutating: 1 } });
+    const admin = await s.clientCert('system:admin', ['system:masters']);
+    await s.call('POST', '/apis/rbac.authorization.svc.io/v1/clusterrolebindings', admin, {
+      metadata: { name: 'bob-edit' },
+      roleRef: { apiGroup: 'rbac.authorization.svc.io', kind: 'ClusterRole', name: 'cluster-admin' },
+      subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.svc.io', name: 'bob' }],
+    });
+    bob = await s.clientCert('bob');
+  });
+  afterAll(() => s.close());
+
+  /** Starts a request whose body is still on its way: it holds an in-flight slot until finish() sends the rest. */
+  function heldRequest(method: string, path: string, creds: Credentials) {
+    const body = JSON.stringify({ metadata: { name: 'held' } });
+    const req = request(`${s.url}${path}`, { method, ca: s.pki.ca.certPem, cert: creds.cert, key: creds.key, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } });
+    const status = new Promise<number>((resolve, reject) => {
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+    });
+    req.write(body.slice(0, 5));
+    req.flushHeaders();
+    return { finish: () => req.end(body.slice(5)), status };
+  }
+
+  const whenHeld = async (check: () => Promise<boolean>) => {
+    for (let i = 0; i < 100 && !(await check()); i++) await new Promise((r) => setTimeout(r, 20));
+  };
+
+  it('answers 429 with Retry-After past --max-mutating-requests-inflight; reads still pass', async () => {
+    const held = heldRequest('POST', '/api/v1/namespaces/flood/configmaps', bob);
+    let rejected: Awaited<ReturnType<SecureTestServer['call']>> | undefined;
+    await whenHeld(async () => {
+      rejected = await s.call('POST', '/api/v1/namespaces/flood/configmaps', bob, { metadata: { name: 'second' } });
+      return rejected.status === 429;
+    });
+    expect(rejected!.status).toBe(429);
+    expect(rejected!.headers['retry-after']).toBe('1');
+    expect(rejected!.json).toMatchObject({ kind: 'Status', reason: 'TooManyRequests', code: 429, message: 'Too many requests, please try again later.', details: { retryAfterSeconds: 1 } });
+    expect((await s.call('GET', '/api/v1/namespaces/flood/configmaps', bob)).status).toBe(200);
+    // system:masters is not limited, as upstream.
+    const admin = await s.clientCert('system:admin', ['system:masters']);
+    expect((await s.call('POST', '/api/v1/namespaces/flood/configmaps', admin, { metadata: { name: 'admin' } })).status).toBe(201);
+    held.finish();
+    expect(await held.status).toBe(201);
+    expect((await s.call('POST', '/api/v1/namespaces/flood/configmaps', bob, { metadata: { name: 'after' } })).status).toBe(201);
+  });
+
+  it('watches are long-running and not counted', async () => {
+    const watch = request(`${s.url}/api/v1/namespaces/flood/configmaps?watch=true`, { ca: s.pki.ca.certPem, cert: bob.cert, key: bob.key });
+    const opened = new Promise<number>((resolve) => watch.on('response', (res) => resolve(res.statusCode ?? 0)));
+    watch.end();
+    expect(await opened).toBe(200);
+    const held = heldRequest('GET', '/api/v1/namespaces/flood/configmaps', bob);
+    let second = 0;
+    await whenHeld(async () => (second = (await s.call('GET', '/api/v1/namespaces/flood/configmaps', bob)).status) === 429);
+    expect(second).toBe(429);
+    held.finish();
+    expect(await held.status).toBe(200);
+    watch.destroy();
+  });
+});
