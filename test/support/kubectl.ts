@@ -12,6 +12,12 @@ export interface KubectlResult {
 
 export type Kubectl = (args: string[], opts?: { input?: string; env?: Record<string, string> }) => Promise<KubectlResult>;
 
+/** kubectl with a given kubeconfig file (e.g. the server's admin.kubeconfig), and its own discovery cache. */
+export function kubectlWithConfig(kubeconfig: string): Kubectl {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-kubectl-'));
+  return run(kubeconfig, dir);
+}
+
 export function kubectlFor(serverUrl: string): Kubectl {
   const dir = mkdtempSync(join(tmpdir(), 'svc-kubectl-'));
   const kubeconfig = join(dir, 'config');
@@ -31,6 +37,10 @@ users:
 current-context: test
 `,
   );
+  return run(kubeconfig, dir);
+}
+
+function run(kubeconfig: string, dir: string): Kubectl {
   return (args, opts = {}) =>
     new Promise((resolve) => {
       const child = execFile(

@@ -60,13 +60,14 @@ export function adminHttpsStatus(kubeconfig: string, url: string): Promise<numbe
 export async function startServerProcess(args: string[] = [], opts: { dataDir?: string; secureOnly?: boolean } = {}): Promise<ServerProcess> {
   if (!existsSync(distMain)) throw new Error(`${distMain} is missing: run \`npm run build\` (npm test does it first)`);
   const port = opts.secureOnly ? 0 : await freePort();
-  const securePort = await freePort();
+  const given = args.indexOf('--secure-port');
+  const securePort = given >= 0 ? Number(args[given + 1]) : await freePort();
   const ownDir = !opts.dataDir;
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-e2e-'));
   const kubeconfig = args.includes('--etcd-servers') || args.some((a) => a.startsWith('--etcd-servers=')) ? '' : join(dataDir, 'admin.kubeconfig');
   const child: ChildProcess = spawn(
     process.execPath,
-    [distMain, ...(opts.secureOnly ? [] : ['--port', String(port)]), '--secure-port', String(securePort), '--data-dir', dataDir, ...args],
+    [distMain, ...(opts.secureOnly ? [] : ['--port', String(port)]), ...(given >= 0 ? [] : ['--secure-port', String(securePort)]), '--data-dir', dataDir, ...args],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
