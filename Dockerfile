@@ -14,8 +14,10 @@ ENV NODE_ENV=production
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
+RUN mkdir -p /data && chown node:node /data
 USER node
-EXPOSE 8080
+# HTTPS only. The generated PKI and the admin kubeconfig live in /data/pki (share it between replicas).
+EXPOSE 6443
 # Beside etcd: pass --etcd-servers; without it the embedded store writes to /data.
 VOLUME ["/data"]
-ENTRYPOINT ["node", "dist/main.js", "--bind-address", "0.0.0.0", "--data-dir", "/data"]
+ENTRYPOINT ["node", "dist/main.js", "--bind-address", "0.0.0.0", "--secure-port", "6443", "--data-dir", "/data", "--cert-dir", "/data/pki"]

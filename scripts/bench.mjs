@@ -2,7 +2,8 @@
 // etcd and a bare node:http server, all on 127.0.0.1. Prints a markdown table
 // and writes the same figures to bench/results/latest.json. Bounded: about
 // 2-3 minutes on 2 cores; everything it starts is stopped at the end.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,6 +69,49 @@ async function gets(server) {
   row('get', `GETs/s, ${c} clients (RV unset, quorum read from etcd)`, quorum.opsPerSec, raw.opsPerSec, 'ops/s', `p50 ${fmt(quorum.p50, 2)} ms`);
   log(`gets: cache ${fmt(cached.opsPerSec, 0)}/s, etcd ${fmt(quorum.opsPerSec, 0)}/s, bare ${fmt(raw.opsPerSec, 0)}/s`);
 }
+
+/**
+ * The same create and GET loads over HTTPS as a user authenticated by a bearer token and authorized by an RBAC
+ * binding (not system:masters), beside the plain-port figures: what authentication and authorization cost.
+ */
+async function secure(server) {
+  const rbac = `${server.url}/apis/rbac.authorization.svc.io/v1`;
+  const post = async (url, body) => {
+    const r = await request(url, { method: 'POST', body: JSON.stringify(body) });
+    if (r.status !== 201) throw new Error(`setup ${url}: ${r.status} ${r.body}`);
+  };
+  await post(`${rbac}/clusterroles`, { metadata: { name: 'bench-configmaps' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'create'] }] });
+  await post(`${rbac}/namespaces/secure/rolebindings`, {
+    metadata: { name: 'bench-user' },
+    roleRef: { apiGroup: 'rbac.authorization.svc.io', kind: 'ClusterRole', name: 'bench-configmaps' },
+    subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.svc.io', name: 'bench-user' }],
+  });
+  const tls = { ca: readFileSync(join(server.certDir, 'ca.crt')) };
+  const headers = { authorization: `Bearer ${benchToken}` };
+  const base = `${server.secureUrl}/api/v1/namespaces/secure/configmaps`;
+  const c = 16;
+  let a = agent(c, tls);
+  const created = await closedLoop(c, seconds * 1000, async (i) => {
+    const r = await request(base, { method: 'POST', body: cmBody(`cm-${i}`, { k: 'v'.repeat(100) }), agent: a, headers });
+    if (r.status !== 201) throw new Error(`create: ${r.status}`);
+  });
+  a.destroy();
+  const g = 32;
+  a = agent(g, tls);
+  const got = await closedLoop(g, seconds * 1000, async () => {
+    const r = await request(`${base}/cm-0?resourceVersion=0`, { agent: a, headers });
+    if (r.status !== 200) throw new Error(`get: ${r.status}`);
+  });
+  a.destroy();
+  const plainCreates = results.creates.find((x) => x.concurrency === c)?.api;
+  const plainGets = results.gets.cache;
+  results.secure = { creates: created, gets: got, plainCreates, plainGets };
+  row('secure', `creates/s, ${c} clients, HTTPS + bearer token + RBAC`, created.opsPerSec, plainCreates?.opsPerSec, 'ops/s', `vs the plain port (system:admin); p50 ${fmt(created.p50)} vs ${fmt(plainCreates?.p50)} ms; ${created.errors} errors`);
+  row('secure', `GETs/s, ${g} clients (RV=0), HTTPS + bearer token + RBAC`, got.opsPerSec, plainGets.opsPerSec, 'ops/s', `vs the plain port; p50 ${fmt(got.p50, 2)} vs ${fmt(plainGets.p50, 2)} ms; ${got.errors} errors`);
+  log(`secure: creates ${fmt(created.opsPerSec, 0)}/s, gets ${fmt(got.opsPerSec, 0)}/s`);
+}
+
+const benchToken = 'bench-token-0123456789';
 
 async function lists(server, etcd, prefix) {
   const ns = 'list';
@@ -162,10 +206,13 @@ async function main() {
   log(`etcd at ${etcdProc.endpoint}`);
   const etcd = new Etcd3({ hosts: etcdProc.endpoint, grpcOptions: { 'grpc.max_receive_message_length': -1 } });
   try {
-    const server = await startServer(root, etcdProc.endpoint);
+    const tokens = join(mkdtempSync(join(tmpdir(), 'bench-tokens-')), 'tokens.csv');
+    writeFileSync(tokens, `${benchToken},bench-user,bench-uid,bench-group\n`);
+    const server = await startServer(root, etcdProc.endpoint, ['--token-auth-file', tokens]);
     log(`server at ${server.url} (pid ${server.pid})`);
     await creates(server, etcd);
     await gets(server);
+    await secure(server);
     await lists(server, etcd, '/registry');
     await fanOut(server);
     results.serverPeakRss = server.memory().peak;

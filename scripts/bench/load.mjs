@@ -1,15 +1,18 @@
 // HTTP and etcd load helpers: keep-alive clients, closed-loop load at a fixed
 // concurrency for a fixed time, percentiles.
 import http from 'node:http';
+import https from 'node:https';
 
-export function agent(maxSockets) {
-  return new http.Agent({ keepAlive: true, maxSockets });
+/** A keep-alive agent; with `tls` ({ ca }) an HTTPS one. */
+export function agent(maxSockets, tls) {
+  return tls ? new https.Agent({ keepAlive: true, maxSockets, ...tls }) : new http.Agent({ keepAlive: true, maxSockets });
 }
 
 /** One request; resolves with status and body length (the body is read to the last byte). */
 export function request(url, { method = 'GET', body, agent: a, headers = {} } = {}) {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, agent: a, headers: { accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}), ...headers } }, (res) => {
+    const client = url.startsWith('https:') ? https : http;
+    const req = client.request(url, { method, agent: a, headers: { accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}), ...headers } }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks) }));
