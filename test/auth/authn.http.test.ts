@@ -116,3 +116,16 @@ describe.each(backends)('authentication on %s', (backend) => {
     expect(((await r.json()) as { status: { userInfo: unknown } }).status.userInfo).toEqual({ username: 'system:admin', groups: ['system:masters', 'system:authenticated'] });
   });
 });
+
+describe('--anonymous-auth=false', () => {
+  it('turns requests without credentials into 401', async () => {
+    const s = await startSecureTestServer('lmdb', { anonymous: false });
+    try {
+      const r = await s.call('GET', '/healthz', {});
+      expect(r.status).toBe(401);
+      expect(r.json.reason).toBe('Unauthorized');
+    } finally {
+      await s.close();
+    }
+  });
+});

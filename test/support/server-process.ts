@@ -64,7 +64,10 @@ export async function startServerProcess(args: string[] = [], opts: { dataDir?: 
   const securePort = given >= 0 ? Number(args[given + 1]) : await freePort();
   const ownDir = !opts.dataDir;
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-e2e-'));
-  const kubeconfig = args.includes('--etcd-servers') || args.some((a) => a.startsWith('--etcd-servers=')) ? '' : join(dataDir, 'admin.kubeconfig');
+  // On etcd the kubeconfig goes to --cert-dir (when the test gives one).
+  const certDir = args.indexOf('--cert-dir');
+  const onEtcd = args.includes('--etcd-servers') || args.some((a) => a.startsWith('--etcd-servers='));
+  const kubeconfig = onEtcd ? (certDir >= 0 ? join(args[certDir + 1], 'admin.kubeconfig') : '') : join(dataDir, 'admin.kubeconfig');
   const child: ChildProcess = spawn(
     process.execPath,
     [distMain, ...(opts.secureOnly ? [] : ['--port', String(port)]), ...(given >= 0 ? [] : ['--secure-port', String(securePort)]), '--data-dir', dataDir, ...args],
