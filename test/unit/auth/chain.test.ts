@@ -1,0 +1,32 @@
+import { AuthenticatorChain } from '../../../src/auth/authn/chain';
+import { x509Authenticator } from '../../../src/auth/authn/x509';
+import { tokenFileAuthenticator } from '../../../src/auth/authn/token-file';
+import type { Authenticator } from '../../../src/auth/authn/authenticator';
+
+const tokens = tokenFileAuthenticator(new Map([['good', { username: 'tina', uid: '1', groups: ['g'] }]]));
+const failingJwt: Authenticator = { authenticate: ({ bearerToken }) => (bearerToken?.startsWith('ey') ? { error: 'token has expired' } : undefined) };
+const cert = (verified: boolean) => ({ verified, commonName: 'carl', organizations: ['dev'], error: verified ? undefined : 'unable to verify the first certificate' });
+
+describe('authenticator chain (upstream union, then fail-on-error before anonymous)', () => {
+  const chain = new AuthenticatorChain([x509Authenticator], [tokens, failingJwt], true);
+
+  it('the first authenticator that knows the user wins; everyone is in system:authenticated', async () => {
+    expect(await chain.authenticate({ clientCertificate: cert(true), bearerToken: 'good' })).toEqual({ user: { username: 'carl', groups: ['dev', 'system:authenticated'] } });
+    expect(await chain.authenticate({ bearerToken: 'good' })).toEqual({ user: { username: 'tina', uid: '1', groups: ['g', 'system:authenticated'] } });
+  });
+
+  it('an unverified certificate does not stop a valid token (union), but alone is 401', async () => {
+    expect(await chain.authenticate({ clientCertificate: cert(false), bearerToken: 'good' })).toMatchObject({ user: { username: 'tina' } });
+    expect(await chain.authenticate({ clientCertificate: cert(false) })).toEqual({ unauthorized: 'x509: unable to verify the first certificate' });
+  });
+
+  it('a token nobody claims, or one that fails, is 401 and never anonymous', async () => {
+    expect(await chain.authenticate({ bearerToken: 'unknown' })).toEqual({ unauthorized: 'invalid bearer token' });
+    expect(await chain.authenticate({ bearerToken: 'eyJ...' })).toEqual({ unauthorized: 'token has expired' });
+  });
+
+  it('no credentials: anonymous when allowed, else 401', async () => {
+    expect(await chain.authenticate({})).toEqual({ user: { username: 'system:anonymous', groups: ['system:unauthenticated'] } });
+    expect(await new AuthenticatorChain([x509Authenticator], [tokens], false).authenticate({})).toEqual({ unauthorized: 'no credentials' });
+  });
+});
