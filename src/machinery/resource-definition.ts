@@ -55,6 +55,13 @@ export interface SubresourceStrategy {
   /** Copy into `obj` everything this subresource may not change from `old`. */
   prepareForUpdate(obj: KObject, old: KObject, ctx: StrategyContext): void;
   validateUpdate(obj: KObject, old: KObject, ctx: StrategyContext): Errors;
+  /**
+   * Upstream's ResetObjectMetaForStatus, which only newer kinds opt into:
+   * labels, annotations, finalizers and ownerReferences sent to the
+   * subresource are replaced by the stored ones. Without it (older kinds such
+   * as CSR and PDB) metadata changes made through the subresource are kept.
+   */
+  resetObjectMeta?: boolean;
   /** Verbs served on the subresource. */
   verbs: Array<'get' | 'update' | 'patch'>;
 }

@@ -87,6 +87,17 @@ export function carrySystemFields(obj: KObject, old: KObject): void {
   if (m.generation === undefined) delete m.generation;
 }
 
+/** The user metadata a subresource that opted into upstream's ResetObjectMetaForStatus may not change. */
+const statusResetMeta = ['labels', 'annotations', 'finalizers', 'ownerReferences'] as const;
+
+export function resetObjectMetaForStatus(obj: KObject, old: KObject): void {
+  for (const key of statusResetMeta) {
+    const prev = old.metadata[key];
+    if (prev === undefined) delete obj.metadata[key];
+    else (obj.metadata as Record<string, unknown>)[key] = structuredClone(prev);
+  }
+}
+
 /** Bumps generation when any generation-tracked field changed. */
 export function bumpGeneration(def: ResourceDefinition, obj: KObject, old: KObject): void {
   if (!def.usesGeneration) return;

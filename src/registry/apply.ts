@@ -130,6 +130,9 @@ function checkConfig(def: ResourceDefinition, config: Config, opts: WriteOptions
   if (opts.fieldValidation === 'Warn') opts.warnings.push(...report.unknownFields.map((f) => `unknown field "${f}"`));
 }
 
+const identityMeta = ['name', 'namespace', 'uid', 'resourceVersion'];
+const userMeta = ['labels', 'annotations', 'finalizers', 'ownerReferences'];
+
 /** Fields this endpoint may not set are left out of the configuration (and so neither merged nor owned). */
 function dropResetFields(def: ResourceDefinition, config: Config, subresource: string | undefined): void {
   if (!subresource) {
@@ -137,8 +140,9 @@ function dropResetFields(def: ResourceDefinition, config: Config, subresource: s
     return;
   }
   const meta = config.metadata ?? {};
+  const kept = def.subresources[subresource].resetObjectMeta ? identityMeta : [...identityMeta, ...userMeta];
   for (const k of Object.keys(config)) if (!['apiVersion', 'kind', 'metadata', 'status'].includes(k)) delete config[k];
-  config.metadata = Object.fromEntries(Object.entries(meta).filter(([k]) => ['name', 'namespace', 'uid', 'resourceVersion'].includes(k)));
+  config.metadata = Object.fromEntries(Object.entries(meta).filter(([k]) => kept.includes(k)));
 }
 
 function storedManaged(live: KObject): Managed {

@@ -62,13 +62,17 @@ export function tryDecode(entries: ManagedFieldsEntry[] | undefined): Managed | 
 
 /**
  * Fields a write through this endpoint never owns (upstream's reset fields):
- * the status on the main resource of a kind with a status subresource, and
- * everything but the status on a subresource.
+ * the status on the main resource of a kind with a status subresource; on a
+ * subresource everything but the status and, unless the subresource resets
+ * it (resetObjectMeta), the metadata.
  */
 export function updaterContext(def: ResourceDefinition, subresource?: string): UpdaterContext {
   const schema = schemaOf(def.schemaRoot);
   const status = FieldSet.of([{ field: 'status' }]);
-  if (subresource) return { schema, ignore: (s) => s.filter((p) => 'field' in p[0] && p[0].field === 'status') };
+  if (subresource) {
+    const owned = def.subresources[subresource].resetObjectMeta ? ['status'] : ['status', 'metadata'];
+    return { schema, ignore: (s) => s.filter((p) => 'field' in p[0] && owned.includes(p[0].field)) };
+  }
   if (def.subresources.status) return { schema, ignore: (s) => s.recursiveDifference(status) };
   return { schema };
 }

@@ -15,6 +15,7 @@ import {
   checkTypeMeta,
   keepSubresourceFields,
   reconcileNamespace,
+  resetObjectMetaForStatus,
   validateCreate,
   validateUpdate,
 } from './admission';
@@ -189,7 +190,9 @@ export class ResourceStore {
       }
       carrySystemFields(obj, old);
       if (subresource) {
-        def.subresources[subresource].prepareForUpdate(obj, old, ctx);
+        const sub = def.subresources[subresource];
+        if (sub.resetObjectMeta) resetObjectMetaForStatus(obj, old);
+        sub.prepareForUpdate(obj, old, ctx);
       } else {
         keepSubresourceFields(def, obj, old);
         def.strategy.prepareForUpdate?.(obj, old, ctx);

@@ -82,6 +82,32 @@ describe('CertificateSigningRequest', () => {
     expect(reissue.json.details.causes[0]).toMatchObject({ field: 'status.certificate', reason: 'FieldValueForbidden' });
   });
 
+  // The steps of upstream's "CertificateSigningRequest API" conformance test that touch the subresources.
+  it('keeps custom approval conditions and metadata changes made through /approval and /status', async () => {
+    const merge = { 'content-type': 'application/merge-patch+json' };
+    await createCsr('upstream-e2e');
+    const custom = await call('PATCH', `${CSRS}/upstream-e2e/approval`, { status: { conditions: [{ type: 'ApprovalPatch', status: 'True', reason: 'e2e' }] } }, merge);
+    expect([custom.status, custom.json.message]).toEqual([200, undefined]);
+    expect(custom.json.status.conditions.map((c: { type: string }) => c.type)).toEqual(['ApprovalPatch']);
+    expect(custom.json.status.conditions[0].lastUpdateTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+
+    const withApproved = structuredClone(custom.json);
+    withApproved.status.conditions.push({ type: 'Approved', status: 'True', reason: 'E2E', message: 'Set from an e2e test' });
+    const approved = await call('PUT', `${CSRS}/upstream-e2e/approval`, withApproved);
+    expect([approved.status, approved.json.message]).toEqual([200, undefined]);
+    expect(approved.json.status.conditions.map((c: { type: string }) => c.type)).toEqual(['ApprovalPatch', 'Approved']);
+
+    const leaf = await makeLeafCertPem({ notBefore: new Date(Date.now() - HOUR), notAfter: new Date(Date.now() + 24 * HOUR) });
+    const status = await call('PATCH', `${CSRS}/upstream-e2e/status`, { metadata: { annotations: { patchedstatus: 'true' } }, status: { certificate: b64(leaf.pem) } }, merge);
+    expect([status.status, status.json.message]).toEqual([200, undefined]);
+    expect(status.json.metadata.annotations).toEqual({ patchedstatus: 'true' });
+    expect(status.json.status.certificate).toBe(b64(leaf.pem));
+
+    const approval = await call('PATCH', `${CSRS}/upstream-e2e/approval`, { metadata: { annotations: { patchedapproval: 'true' } } }, merge);
+    expect([approval.status, approval.json.message]).toEqual([200, undefined]);
+    expect((await call('GET', `${CSRS}/upstream-e2e`)).json.metadata.annotations).toEqual({ patchedstatus: 'true', patchedapproval: 'true' });
+  });
+
   it('filters by spec.signerName', async () => {
     await createCsr('sel-a', 'a.example.com/one');
     await createCsr('sel-b', 'b.example.com/two');
@@ -120,5 +146,9 @@ describe('PodCertificateRequest', () => {
     });
     expect(again.status).toBe(422);
     expect(again.json.details.causes[0]).toMatchObject({ field: 'status', reason: 'FieldValueInvalid' });
+
+    // Unlike the CSR, the PCR's status strategy resets metadata (upstream's ResetObjectMetaForStatus).
+    const labelled = await call('PATCH', `${PCRS}/pcr/status`, { metadata: { labels: { via: 'status' } } }, { 'content-type': 'application/merge-patch+json' });
+    expect([labelled.status, labelled.json.metadata.labels]).toEqual([200, undefined]);
   });
 });

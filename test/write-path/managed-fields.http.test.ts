@@ -95,6 +95,18 @@ describe.each(backends)('managedFields on create/update/patch (%s)', (backend) =
     expect(entry(r, 'ctl')).toMatchObject({ operation: 'Update', subresource: 'status', fieldsV1: { 'f:status': { 'f:currentHealthy': {} } } });
   });
 
+  test('a PDB /status write keeps its metadata change (upstream resets none) and its manager owns it', async () => {
+    const pdbs = '/apis/policy/v1/namespaces/default/poddisruptionbudgets';
+    const created = await send(s, 'POST', pdbs, { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'pm' }, spec: { minAvailable: 1 } });
+    expect(created.status).toBe(201);
+    const r = await send(s, 'PATCH', `${pdbs}/pm/status?fieldManager=ctl`, { metadata: { labels: { seen: 'yes' } }, status: { currentHealthy: 2 } }, MERGE);
+    expect([r.status, r.json.metadata.labels]).toEqual([200, { seen: 'yes' }]);
+    expect(entry(r, 'ctl')).toMatchObject({
+      subresource: 'status',
+      fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:seen': {} } }, 'f:status': { 'f:currentHealthy': {} } },
+    });
+  });
+
   test('dryRun: create 201 without resourceVersion, update 200 with the current one, nothing stored', async () => {
     const dryCreate = await send(s, 'POST', `${base}?dryRun=All`, configMap('dry', { a: '1' }));
     expect(dryCreate.status).toBe(201);

@@ -1,12 +1,12 @@
 /**
  * CertificateSigningRequest strategy (upstream-resources §9.5): the requester
  * identity comes from the authenticated user; main-resource writes change
- * metadata only; /approval owns the Approved and Denied conditions, /status
- * owns the certificate and every other condition.
+ * metadata only; /approval writes the conditions, /status the certificate
+ * and every condition but Approved and Denied.
  */
 import type { KObject } from '../../machinery/object';
 import type { StrategyContext } from '../../machinery/resource-definition';
-import { canonicalTime, nowTime, parseTime, resetMetadataForStatus, WireChecks } from './certificates-wire';
+import { canonicalTime, nowTime, parseTime, WireChecks } from './certificates-wire';
 import type { CsrCondition, CsrObject } from './certificate-signing-request.validation';
 
 const wire = new WireChecks('CertificateSigningRequest', 'v1');
@@ -58,63 +58,51 @@ function populateTimestamps(conditions: CsrCondition[], old: CsrCondition[], ctx
 }
 
 /**
- * Conditions that `owns` types take from `next`, all others from `prev`.
- * Foreign instances keep their positions when their count is unchanged
- * (upstream's preserveConditionInstances). When the count changed,
- * `onCountChange` decides: 'reject' leaves the client's list so validation
- * reports the add or removal; 'restore' puts the stored instances back.
+ * Upstream's preserveConditionInstances for Approved and Denied: when the
+ * client kept their number, the stored instances come back in their places;
+ * when it added or removed one, its list stays so that validation reports it.
  */
-function mergeConditions(
-  next: CsrCondition[],
-  prev: CsrCondition[],
-  owns: (type: string) => boolean,
-  onCountChange: 'reject' | 'restore',
-): CsrCondition[] {
-  const foreignTypes = new Set([...next, ...prev].map((c) => c.type ?? '').filter((t) => !owns(t)));
-  let result = next.map((c) => structuredClone(c));
-  for (const t of foreignTypes) {
-    const oldOnes = prev.filter((c) => c.type === t);
-    const newIdx = result.flatMap((c, i) => (c.type === t ? [i] : []));
-    if (oldOnes.length === newIdx.length) {
-      newIdx.forEach((idx, k) => (result[idx] = structuredClone(oldOnes[k])));
-    } else if (onCountChange === 'restore') {
-      result = [...result.filter((c) => c.type !== t), ...oldOnes.map((c) => structuredClone(c))];
-    }
+function preserveApprovals(next: CsrCondition[], prev: CsrCondition[]): CsrCondition[] {
+  const result = next.map((c) => structuredClone(c));
+  for (const t of APPROVAL_TYPES) {
+    const stored = prev.filter((c) => c.type === t);
+    const positions = result.flatMap((c, i) => (c.type === t ? [i] : []));
+    if (stored.length === positions.length) positions.forEach((at, k) => (result[at] = structuredClone(stored[k])));
   }
   return result;
 }
 
 type Status = { conditions?: CsrCondition[] | null; certificate?: string | null };
 
-function setStatus(obj: KObject, status: Status): void {
-  const out: Status = {};
-  if (status.conditions?.length) out.conditions = status.conditions;
-  if (status.certificate) out.certificate = status.certificate;
-  obj.status = out;
-}
-
-/** /status: the certificate and all conditions but Approved and Denied. */
+/**
+ * /status: the certificate and every condition but Approved and Denied, as
+ * sent. Metadata changes are kept: the CSR strategies predate upstream's
+ * opt-in ResetObjectMetaForStatus.
+ */
 export function prepareCsrStatusUpdate(obj: KObject, old: KObject, ctx: StrategyContext): void {
   checkCsrWire(obj);
   const [csr, prev] = [obj as CsrObject, old as CsrObject];
   obj.spec = structuredClone(old.spec);
-  resetMetadataForStatus(obj, old);
   const oldConditions = prev.status?.conditions ?? [];
-  const conditions = mergeConditions(csr.status?.conditions ?? [], oldConditions, (t) => !APPROVAL_TYPES.has(t), 'reject');
+  const conditions = preserveApprovals(csr.status?.conditions ?? [], oldConditions);
   populateTimestamps(conditions, oldConditions, ctx);
-  setStatus(obj, { conditions, certificate: csr.status?.certificate });
+  const status: Status = { ...(csr.status ?? {}), conditions };
+  obj.status = status;
 }
 
-/** /approval: only the Approved and Denied conditions; the certificate stays as stored. */
+/**
+ * /approval: the conditions as sent, of any type (timestamps filled); spec and
+ * the rest of the status stay as stored. Validation keeps Failed and the
+ * approvals from being removed. Metadata changes are kept, as on /status.
+ */
 export function prepareCsrApprovalUpdate(obj: KObject, old: KObject, ctx: StrategyContext): void {
   checkCsrWire(obj);
   const [csr, prev] = [obj as CsrObject, old as CsrObject];
+  const conditions = structuredClone(csr.status?.conditions ?? []);
+  populateTimestamps(conditions, prev.status?.conditions ?? [], ctx);
   obj.spec = structuredClone(old.spec);
-  resetMetadataForStatus(obj, old);
-  const oldConditions = prev.status?.conditions ?? [];
-  const conditions = mergeConditions(csr.status?.conditions ?? [], oldConditions, (t) => APPROVAL_TYPES.has(t), 'restore');
-  populateTimestamps(conditions, oldConditions, ctx);
-  setStatus(obj, { conditions, certificate: prev.status?.certificate });
+  const status: Status = { ...structuredClone(prev.status ?? {}), conditions };
+  obj.status = status;
 }
 
 /** Condition times at second precision, as metav1.Time stores them. */

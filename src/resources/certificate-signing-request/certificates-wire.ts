@@ -5,7 +5,6 @@
  */
 import { RenderedValue } from '../../machinery/field-errors';
 import { errors } from '../../machinery/status';
-import type { KObject } from '../../machinery/object';
 import type { StrategyContext } from '../../machinery/resource-definition';
 
 // Go's base64.StdEncoding as used by encoding/json: padded, CR and LF ignored.
@@ -101,17 +100,4 @@ export function goDuration(ms: number): RenderedValue {
 /** A []byte as Go's %#v prints it: `[]byte{0x2d, 0x2d}`. */
 export function goBytes(bytes: Uint8Array): RenderedValue {
   return new RenderedValue(`[]byte{${Array.from(bytes, (b) => `0x${b.toString(16)}`).join(', ')}}`);
-}
-
-/**
- * Status writes may not touch metadata beyond managedFields (upstream's
- * ResetObjectMetaForStatus); generation, deletion and identity fields are
- * carried over by the registry.
- */
-export function resetMetadataForStatus(obj: KObject, old: KObject): void {
-  for (const key of ['labels', 'annotations', 'finalizers', 'ownerReferences'] as const) {
-    const prev = old.metadata[key];
-    if (prev === undefined) delete obj.metadata[key];
-    else (obj.metadata as Record<string, unknown>)[key] = structuredClone(prev);
-  }
 }

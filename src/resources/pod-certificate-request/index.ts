@@ -27,7 +27,13 @@ export const podCertificateRequestDefinition: ResourceDefinition = {
     canonicalize: canonicalizePcr,
   },
   subresources: {
-    status: { verbs: ['get', 'patch', 'update'], prepareForUpdate: preparePcrStatusUpdate, validateUpdate: validatePcrStatusUpdate },
+    status: {
+      verbs: ['get', 'patch', 'update'],
+      prepareForUpdate: preparePcrStatusUpdate,
+      validateUpdate: validatePcrStatusUpdate,
+      // A newer kind: upstream's PCR status strategy calls ResetObjectMetaForStatus.
+      resetObjectMeta: true,
+    },
   },
   fieldSelectors: {
     'spec.signerName': specField('signerName'),

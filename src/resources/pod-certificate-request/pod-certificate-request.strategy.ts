@@ -4,7 +4,7 @@
  * the status.
  */
 import type { KObject } from '../../machinery/object';
-import { canonicalTime, resetMetadataForStatus, WireChecks } from '../certificate-signing-request/certificates-wire';
+import { canonicalTime, WireChecks } from '../certificate-signing-request/certificates-wire';
 import type { PcrStatus } from './pod-certificate-request.status';
 import { DEFAULT_MAX_EXPIRATION_SECONDS, PcrObject } from './pod-certificate-request.validation';
 
@@ -33,11 +33,10 @@ export function preparePcrForCreate(obj: KObject): void {
   obj.status = {};
 }
 
-/** /status: spec and metadata come from the stored object. */
+/** /status: spec comes from the stored object (and user metadata, see the definition's resetObjectMeta). */
 export function preparePcrStatusUpdate(obj: KObject, old: KObject): void {
   checkWire(obj);
   obj.spec = structuredClone(old.spec);
-  resetMetadataForStatus(obj, old);
   if (obj.status === undefined || obj.status === null) obj.status = {};
 }
 

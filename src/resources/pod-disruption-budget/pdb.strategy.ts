@@ -1,6 +1,6 @@
 /**
  * PDB strategy: a fresh status on create, and the /status writer's view
- * (only status changes; spec and user metadata stay as stored).
+ * (the spec stays as stored).
  */
 import type { KObject } from '../../machinery/object';
 import type { PdbObject, PdbStatusObject } from './pdb.validation';
@@ -25,15 +25,12 @@ export function applyDefaults(obj: KObject): void {
   if (pdb.spec === undefined || pdb.spec === null) pdb.spec = {};
 }
 
-const ownedByMainResource = ['labels', 'annotations', 'finalizers', 'ownerReferences'] as const;
-
-/** /status: everything but status comes from the stored object. */
+/**
+ * /status: the spec comes from the stored object. Metadata changes are kept:
+ * upstream's PDB status strategy predates the opt-in ResetObjectMetaForStatus.
+ */
 export function prepareForStatusUpdate(obj: KObject, old: KObject): void {
   const pdb = obj as PdbObject;
-  for (const k of ownedByMainResource) {
-    if (old.metadata[k] === undefined) delete obj.metadata[k];
-    else (obj.metadata as Record<string, unknown>)[k] = structuredClone(old.metadata[k]);
-  }
   if (old.spec === undefined) delete pdb.spec;
   else pdb.spec = structuredClone((old as PdbObject).spec);
   pdb.status = withCounts(pdb.status);

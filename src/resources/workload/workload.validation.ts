@@ -63,9 +63,13 @@ function onePriority(spec: WorkloadSpecShape, p: FieldPath): FieldError[] {
   return [];
 }
 
+/** A reference counts as unset when absent or empty (upstream's ImmutableByReflect zero check). */
+const unsetRef = (ref: ControllerRef | undefined | null) => !ref || (!ref.apiGroup && !ref.kind && !ref.name);
+
+/** Set once: an update may give a reference to a Workload that had none; after that it neither changes nor goes away. */
 function controllerRef(op: Op, p: FieldPath, ref: ControllerRef | undefined, old: ControllerRef | undefined): FieldError[] {
   if (ratchets(op, true, ref, old)) return [];
-  if (op.update) return [immutable(p)];
+  if (op.update && !unsetRef(old)) return [immutable(p)];
   if (!ref) return [];
   const segment = (f: 'kind' | 'name') => {
     const v = ref[f];

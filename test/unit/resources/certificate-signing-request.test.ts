@@ -173,20 +173,46 @@ describe('/approval', () => {
     expect(causes(errs)).toEqual([cause('status.conditions', 'FieldValueForbidden', 'Forbidden: updates may not remove a condition of type "Approved"')]);
   });
 
-  it('drops conditions of other types instead of adding them', async () => {
+  // Upstream's "CertificateSigningRequest API" conformance test: a custom condition through /approval, then Approved beside it.
+  it('takes conditions of any type as sent, with timestamps', async () => {
     const old = await stored();
-    const { obj, errs } = await runUpdate(def, { ...old, status: { conditions: [approved, { type: '', status: '' }] } }, old, ctx, 'approval');
-    expect(errs).toEqual([]);
-    expect(obj.status).toEqual({ conditions: [approved] });
+    const custom = { type: 'ApprovalPatch', status: 'True', reason: 'e2e' };
+    const first = await runUpdate(def, { ...old, status: { conditions: [custom] } }, old, ctx, 'approval');
+    expect(first.errs).toEqual([]);
+    const stamped = { ...custom, lastUpdateTime: NOW, lastTransitionTime: NOW };
+    expect(first.obj.status).toEqual({ conditions: [stamped] });
+    const conditions = [stamped, { type: 'Approved', status: 'True', reason: 'E2E' }];
+    const second = await runUpdate(def, { ...first.obj, status: { conditions } }, first.obj, ctx, 'approval');
+    expect(second.errs).toEqual([]);
+    expect((second.obj.status as { conditions: Array<{ type: string }> }).conditions.map((c) => c.type)).toEqual(['ApprovalPatch', 'Approved']);
   });
 
-  it('cannot set the certificate or touch Failed', async () => {
+  it('validates conditions of other types instead of dropping them', async () => {
+    const old = await stored();
+    const { errs } = await runUpdate(def, { ...old, status: { conditions: [approved, { type: '', status: '' }] } }, old, ctx, 'approval');
+    expect(causes(errs)).toEqual([
+      cause('status.conditions[1].type', 'FieldValueRequired', 'Required value'),
+      cause('status.conditions[1].status', 'FieldValueRequired', 'Required value'),
+    ]);
+  });
+
+  it('keeps the stored certificate, and may not remove Failed', async () => {
     const failed = { type: 'Failed', status: 'True', reason: 'X', lastUpdateTime: NOW, lastTransitionTime: NOW };
     const old = await stored({ conditions: [approved, failed] });
-    const input = { ...old, status: { conditions: [approved], certificate: b64((await leafPem()).pem) } };
-    const { obj, errs } = await runUpdate(def, input, old, ctx, 'approval');
+    const certificate = b64((await leafPem()).pem);
+    let { obj, errs } = await runUpdate(def, { ...old, status: { conditions: [approved], certificate } }, old, ctx, 'approval');
+    expect(causes(errs)).toEqual([cause('status.conditions', 'FieldValueForbidden', 'Forbidden: updates may not remove a condition of type "Failed"')]);
+    ({ obj, errs } = await runUpdate(def, { ...old, status: { conditions: [approved, failed], certificate } }, old, ctx, 'approval'));
     expect(errs).toEqual([]);
     expect(obj.status).toEqual({ conditions: [approved, failed] });
+  });
+
+  it('keeps metadata changes (the CSR strategies predate ResetObjectMetaForStatus)', async () => {
+    const old = await stored();
+    const input = { ...old, metadata: { ...old.metadata, annotations: { patchedapproval: 'true' } }, status: { conditions: [approved] } };
+    const { obj, errs } = await runUpdate(def, input, old, ctx, 'approval');
+    expect(errs).toEqual([]);
+    expect(obj.metadata.annotations).toEqual({ patchedapproval: 'true' });
   });
 });
 
@@ -266,10 +292,12 @@ describe('/status', () => {
     expect(causes(errs)).toEqual([cause('status.conditions', 'FieldValueForbidden', 'Forbidden: updates may not remove a condition of type "Failed"')]);
   });
 
-  it('copies labels and annotations from the stored object', async () => {
-    const old = await stored();
-    const { obj } = await runUpdate(def, { ...old, metadata: { ...old.metadata, labels: { x: 'y' } } }, old, ctx, 'status');
-    expect(obj.metadata.labels).toBeUndefined();
+  it('keeps metadata changes (the CSR strategies predate ResetObjectMetaForStatus)', async () => {
+    const old = await stored({ conditions: [approved] });
+    const input = { ...old, metadata: { ...old.metadata, labels: { x: 'y' }, annotations: { patchedstatus: 'true' } }, status: { conditions: [approved] } };
+    const { obj, errs } = await runUpdate(def, input, old, ctx, 'status');
+    expect(errs).toEqual([]);
+    expect([obj.metadata.labels, obj.metadata.annotations]).toEqual([{ x: 'y' }, { patchedstatus: 'true' }]);
   });
 
   it('stores condition times at second precision', async () => {

@@ -6,6 +6,7 @@
 import { errorBody, type FieldError } from '../../../src/machinery/field-errors';
 import type { KObject } from '../../../src/machinery/object';
 import type { ResourceDefinition, StrategyContext } from '../../../src/machinery/resource-definition';
+import { resetObjectMetaForStatus } from '../../../src/registry/admission';
 
 export const b64 = (text: string | Uint8Array) => Buffer.from(text as never).toString('base64');
 
@@ -33,6 +34,7 @@ export async function runUpdate(
 ): Promise<Outcome> {
   const obj = structuredClone(input) as KObject;
   if (subresource) {
+    if (def.subresources[subresource].resetObjectMeta) resetObjectMetaForStatus(obj, old);
     def.subresources[subresource].prepareForUpdate(obj, old, ctx);
   } else {
     if (def.subresources.status) {

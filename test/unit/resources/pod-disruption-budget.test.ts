@@ -157,16 +157,17 @@ describe('PodDisruptionBudget strategy', () => {
     expect(obj.spec).toEqual({});
   });
 
-  test('/status keeps spec and user metadata from the stored object and may set observedGeneration', () => {
+  test('/status keeps the stored spec, takes metadata changes (no ResetObjectMetaForStatus upstream) and may set observedGeneration', () => {
     const old = pdb({ minAvailable: 1 });
     old.metadata.labels = { a: 'b' };
     const obj = pdb({ minAvailable: 5 }, { observedGeneration: 1, disruptionsAllowed: 2 });
     obj.metadata.labels = { changed: 'yes' };
     obj.metadata.finalizers = ['example.com/f'];
+    expect(def.subresources.status.resetObjectMeta).toBeFalsy();
     def.subresources.status.prepareForUpdate(obj, old, ctx);
     expect(obj.spec).toEqual({ minAvailable: 1 });
-    expect(obj.metadata.labels).toEqual({ a: 'b' });
-    expect(obj.metadata.finalizers).toBeUndefined();
+    expect(obj.metadata.labels).toEqual({ changed: 'yes' });
+    expect(obj.metadata.finalizers).toEqual(['example.com/f']);
     expect(obj.status).toEqual({ observedGeneration: 1, disruptionsAllowed: 2, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 });
   });
 
