@@ -1,5 +1,6 @@
 /** Server-side apply over HTTP, on both storage backends, with upstream's exact texts. */
 import { apply, backends, CacheServer, cmPath, configMap, send, startWriteServer, WatchClient, sleep, MERGE } from './write-helpers';
+import { makeCsrPem } from '../support/crypto-fixtures';
 
 const base = cmPath();
 const yamlCm = (name: string, data: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n${data}`;
@@ -152,6 +153,27 @@ describe.each(backends)('server-side apply (%s)', (backend) => {
     const entry = status.json.metadata.managedFields.find((e: any) => e.manager === 'controller');
     expect(entry).toMatchObject({ operation: 'Apply', subresource: 'status' });
     expect(Object.keys(entry.fieldsV1)).toEqual(['f:status']);
+  });
+
+  test('apply through /status sets labels where upstream keeps status-write metadata (PDB), not where it resets it (PCR)', async () => {
+    const pdbs = '/apis/policy/v1/namespaces/default/poddisruptionbudgets';
+    const pdb = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'pdb-meta' } };
+    expect((await apply(s, `${pdbs}/pdb-meta`, { ...pdb, spec: { minAvailable: 1 } }, 'fieldManager=user')).status).toBe(201);
+    const status = await apply(s, `${pdbs}/pdb-meta/status`, { ...pdb, metadata: { ...pdb.metadata, labels: { by: 'controller' } }, status: { currentHealthy: 1 } }, 'fieldManager=controller');
+    expect([status.status, status.json.metadata.labels]).toEqual([200, { by: 'controller' }]);
+    const entry = status.json.metadata.managedFields.find((e: any) => e.manager === 'controller');
+    expect(entry.fieldsV1).toEqual({ 'f:metadata': { 'f:labels': { 'f:by': {} } }, 'f:status': { 'f:currentHealthy': {} } });
+
+    const { der } = await makeCsrPem({ keyType: 'ED25519' });
+    const pcrs = '/apis/certificates.svc.io/v1/namespaces/default/podcertificaterequests';
+    const pcr = { apiVersion: 'certificates.svc.io/v1', kind: 'PodCertificateRequest', metadata: { name: 'pcr-meta' } };
+    const spec = {
+      signerName: 'example.com/signer', podName: 'p', podUID: 'pu', serviceAccountName: 'sa', serviceAccountUID: 'su',
+      nodeName: 'n', nodeUID: 'nu', stubPKCS10Request: Buffer.from(der).toString('base64'),
+    };
+    expect((await apply(s, `${pcrs}/pcr-meta`, { ...pcr, spec }, 'fieldManager=kubelet')).status).toBe(201);
+    const reset = await apply(s, `${pcrs}/pcr-meta/status`, { ...pcr, metadata: { ...pcr.metadata, labels: { by: 'signer' } } }, 'fieldManager=signer');
+    expect([reset.status, reset.json.metadata.labels]).toEqual([200, undefined]);
   });
 
   test('manager "kubectl" rewrites an existing last-applied annotation and may take over its fields', async () => {
