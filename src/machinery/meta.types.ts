@@ -4,66 +4,66 @@
  */
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsInt, IsOptional, IsString, ValidateNested } from 'class-validator';
-import { Atomic, Describe, Format, ListSet, MergeByKey, PreserveUnknown, StringMap } from './schema/declare';
+import { Atomic, Describe, EmitEmpty, Format, ListSet, MergeByKey, OmitEmpty, PreserveUnknown, StringMap } from './schema/declare';
 
 export class OwnerReferenceSchema {
-  @IsString() apiVersion!: string;
-  @IsString() kind!: string;
-  @IsString() name!: string;
-  @IsString() uid!: string;
-  @IsOptional() @IsBoolean() controller?: boolean;
-  @IsOptional() @IsBoolean() blockOwnerDeletion?: boolean;
+  @EmitEmpty() @IsString() apiVersion!: string;
+  @EmitEmpty() @IsString() kind!: string;
+  @EmitEmpty() @IsString() name!: string;
+  @EmitEmpty() @IsString() uid!: string;
+  @OmitEmpty('pointer') @IsOptional() @IsBoolean() controller?: boolean;
+  @OmitEmpty('pointer') @IsOptional() @IsBoolean() blockOwnerDeletion?: boolean;
 }
 
 export class ManagedFieldsEntrySchema {
-  @IsOptional() @IsString() manager?: string;
-  @IsOptional() @IsString() operation?: string;
-  @IsOptional() @IsString() apiVersion?: string;
-  @IsOptional() @Format('date-time') time?: string;
-  @IsOptional() @IsString() fieldsType?: string;
-  @IsOptional() @PreserveUnknown() fieldsV1?: Record<string, unknown>;
-  @IsOptional() @IsString() subresource?: string;
+  @OmitEmpty() @IsOptional() @IsString() manager?: string;
+  @OmitEmpty() @IsOptional() @IsString() operation?: string;
+  @OmitEmpty() @IsOptional() @IsString() apiVersion?: string;
+  @OmitEmpty('pointer') @IsOptional() @Format('date-time') time?: string;
+  @OmitEmpty() @IsOptional() @IsString() fieldsType?: string;
+  @OmitEmpty('pointer') @IsOptional() @PreserveUnknown() fieldsV1?: Record<string, unknown>;
+  @OmitEmpty() @IsOptional() @IsString() subresource?: string;
 }
 
 export class ObjectMetaSchema {
-  @IsOptional() @IsString() @Describe('Unique name within the namespace (or the cluster for cluster-scoped kinds).') name?: string;
-  @IsOptional() @IsString() @Describe('Prefix from which the server generates a unique name when name is empty.') generateName?: string;
-  @IsOptional() @IsString() @Describe('Namespace of the object; empty for cluster-scoped kinds.') namespace?: string;
-  @IsOptional() @IsString() selfLink?: string;
-  @IsOptional() @IsString() @Describe('Server-assigned unique identifier.') uid?: string;
-  @IsOptional() @IsString() @Describe('Opaque version of the object, for optimistic concurrency and watches.') resourceVersion?: string;
-  @IsOptional() @IsInt() @Describe('Sequence number of changes to the desired state.') generation?: number;
-  @IsOptional() @Format('date-time') @Describe('Time the object was created, set by the server.') creationTimestamp?: string;
-  @IsOptional() @Format('date-time') deletionTimestamp?: string;
-  @IsOptional() @IsInt() deletionGracePeriodSeconds?: number;
-  @IsOptional() @StringMap('Key/value pairs for organizing and selecting objects.') labels?: Record<string, string>;
-  @IsOptional() @StringMap('Unstructured key/value data for tools.') annotations?: Record<string, string>;
-  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => OwnerReferenceSchema) @MergeByKey('uid')
+  @OmitEmpty() @IsOptional() @IsString() @Describe('Unique name within the namespace (or the cluster for cluster-scoped kinds).') name?: string;
+  @OmitEmpty() @IsOptional() @IsString() @Describe('Prefix from which the server generates a unique name when name is empty.') generateName?: string;
+  @OmitEmpty() @IsOptional() @IsString() @Describe('Namespace of the object; empty for cluster-scoped kinds.') namespace?: string;
+  @OmitEmpty() @IsOptional() @IsString() selfLink?: string;
+  @OmitEmpty() @IsOptional() @IsString() @Describe('Server-assigned unique identifier.') uid?: string;
+  @OmitEmpty() @IsOptional() @IsString() @Describe('Opaque version of the object, for optimistic concurrency and watches.') resourceVersion?: string;
+  @OmitEmpty() @IsOptional() @IsInt() @Describe('Sequence number of changes to the desired state.') generation?: number;
+  @OmitEmpty() @IsOptional() @Format('date-time') @Describe('Time the object was created, set by the server.') creationTimestamp?: string;
+  @OmitEmpty('pointer') @IsOptional() @Format('date-time') deletionTimestamp?: string;
+  @OmitEmpty('pointer') @IsOptional() @IsInt() deletionGracePeriodSeconds?: number;
+  @OmitEmpty() @IsOptional() @StringMap('Key/value pairs for organizing and selecting objects.') labels?: Record<string, string>;
+  @OmitEmpty() @IsOptional() @StringMap('Unstructured key/value data for tools.') annotations?: Record<string, string>;
+  @OmitEmpty() @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => OwnerReferenceSchema) @MergeByKey('uid')
   ownerReferences?: OwnerReferenceSchema[];
-  @IsOptional() @IsArray() @IsString({ each: true }) @ListSet() finalizers?: string[];
-  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => ManagedFieldsEntrySchema) @Atomic()
+  @OmitEmpty() @IsOptional() @IsArray() @IsString({ each: true }) @ListSet() finalizers?: string[];
+  @OmitEmpty() @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => ManagedFieldsEntrySchema) @Atomic()
   managedFields?: ManagedFieldsEntrySchema[];
 }
 
 /** metav1.LabelSelector. */
 export class LabelSelectorRequirementSchema {
-  @IsString() key!: string;
-  @IsString() operator!: string;
-  @IsOptional() @IsArray() @IsString({ each: true }) @Atomic() values?: string[];
+  @EmitEmpty() @IsString() key!: string;
+  @EmitEmpty() @IsString() operator!: string;
+  @OmitEmpty() @IsOptional() @IsArray() @IsString({ each: true }) @Atomic() values?: string[];
 }
 
 export class LabelSelectorSchema {
-  @IsOptional() @StringMap('Labels that must all match.') matchLabels?: Record<string, string>;
-  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => LabelSelectorRequirementSchema) @Atomic()
+  @OmitEmpty() @IsOptional() @StringMap('Labels that must all match.') matchLabels?: Record<string, string>;
+  @OmitEmpty() @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => LabelSelectorRequirementSchema) @Atomic()
   matchExpressions?: LabelSelectorRequirementSchema[];
 }
 
 /** metav1.Condition, shared by status conditions merged by type. */
 export class ConditionSchema {
-  @IsString() type!: string;
-  @IsString() status!: string;
-  @IsOptional() @IsInt() observedGeneration?: number;
-  @IsString() @Format('date-time') lastTransitionTime!: string;
-  @IsString() reason!: string;
-  @IsString() message!: string;
+  @EmitEmpty() @IsString() type!: string;
+  @EmitEmpty() @IsString() status!: string;
+  @OmitEmpty() @IsOptional() @IsInt() observedGeneration?: number;
+  @EmitEmpty() @IsString() @Format('date-time') lastTransitionTime!: string;
+  @EmitEmpty() @IsString() reason!: string;
+  @EmitEmpty() @IsString() message!: string;
 }

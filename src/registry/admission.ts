@@ -7,6 +7,8 @@ import { FieldError } from '../machinery/field-errors';
 import { KObject, deepEqual, isPlainObject } from '../machinery/object';
 import { ResourceDefinition, StrategyContext, apiVersionOf } from '../machinery/resource-definition';
 import { validateObjectMetaCreate, validateObjectMetaUpdate } from '../machinery/validation/object-meta';
+import { shapeAsGo } from '../machinery/schema/go-shape';
+import { schemaOf } from '../machinery/schema/schema';
 
 /** Rejects a body whose apiVersion or kind names another type; fills them when absent. */
 export function checkTypeMeta(def: ResourceDefinition, obj: KObject): void {
@@ -96,6 +98,18 @@ export function resetObjectMetaForStatus(obj: KObject, old: KObject): void {
     if (prev === undefined) delete obj.metadata[key];
     else (obj.metadata as Record<string, unknown>)[key] = structuredClone(prev);
   }
+}
+
+/**
+ * The object as upstream's Go types store and serve it: each field's JSON tag
+ * decides whether an empty value is left out or written (go-shape.ts).
+ * managedFields stay as sent: they are the field manager's input (`[]` asks
+ * for a reset), and it rewrites them next.
+ */
+export function shapeAsStored(def: ResourceDefinition, obj: KObject): void {
+  const sent = obj.metadata.managedFields;
+  shapeAsGo(obj, schemaOf(def.schemaRoot));
+  if (sent !== undefined) obj.metadata.managedFields = sent;
 }
 
 /** Bumps generation when any generation-tracked field changed. */

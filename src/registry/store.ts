@@ -16,6 +16,7 @@ import {
   keepSubresourceFields,
   reconcileNamespace,
   resetObjectMetaForStatus,
+  shapeAsStored,
   validateCreate,
   validateUpdate,
 } from './admission';
@@ -93,6 +94,7 @@ export class ResourceStore {
     await def.admit?.('create', obj, undefined, undefined, ctx);
     if (clientRV && !opts.dryRun) throw errors.untyped('resourceVersion should not be set on objects to be created');
     def.strategy.canonicalize?.(obj);
+    shapeAsStored(def, obj);
     recordManagedFields(def, obj, undefined, opts, this.deps.clock.now());
 
     for (let attempt = 1; ; attempt++) {
@@ -197,12 +199,14 @@ export class ResourceStore {
         keepSubresourceFields(def, obj, old);
         def.strategy.prepareForUpdate?.(obj, old, ctx);
         def.strategy.applyDefaults?.(obj, ctx);
-        bumpGeneration(def, obj, old);
       }
       resetManagedFieldsRequest(obj);
       await validateUpdate(def, obj, old, ctx, subresource);
       await def.admit?.('update', obj, old, subresource, ctx);
       def.strategy.canonicalize?.(obj);
+      shapeAsStored(def, obj);
+      // Compared in stored shape, so an empty map that Go leaves out is no spec change (as Semantic.DeepEqual).
+      if (!subresource) bumpGeneration(def, obj, old);
       recordManagedFields(def, obj, old, opts, this.deps.clock.now(), subresource);
       obj.metadata.resourceVersion = old.metadata.resourceVersion;
       ignoreManagedFieldsTimestamps(obj, old);

@@ -86,6 +86,31 @@ describe.each(backends)('managedFields on create/update/patch (%s)', (backend) =
     expect(managers).not.toContain('m0');
   });
 
+  test('empty maps and lists under omitempty are neither stored, served, watched nor owned (issue 10)', async () => {
+    const rv = (await send(s, 'GET', base)).json.metadata.resourceVersion;
+    const watch = await WatchClient.open(s.url, `${base}?watch=1&resourceVersion=${rv}&fieldSelector=metadata.name%3Dempty`);
+    const created = await send(s, 'POST', `${base}?fieldManager=maker`, { metadata: { name: 'empty', labels: {}, annotations: null, finalizers: [] }, data: {}, binaryData: {} });
+    expect(created.status).toBe(201);
+    const shape = (o: any) => ({ meta: Object.keys(o.metadata).sort(), data: o.data, binaryData: o.binaryData });
+    const expected = { meta: ['creationTimestamp', 'name', 'namespace', 'resourceVersion', 'uid'], data: undefined, binaryData: undefined };
+    expect(shape(created.json)).toEqual(expected);
+    expect(shape((await send(s, 'GET', `${base}/empty`)).json)).toEqual(expected);
+    const [added] = await watch.waitFor(1);
+    expect(shape(added.object)).toEqual(expected);
+    watch.close();
+    // Emptying the last label is a change back to no labels at all; sending {} again then changes nothing.
+    await send(s, 'PATCH', `${base}/empty`, { metadata: { labels: { a: 'b' } } }, MERGE);
+    const emptied = await send(s, 'PATCH', `${base}/empty?fieldManager=editor`, { metadata: { labels: { a: null } } }, MERGE);
+    expect(emptied.json.metadata.labels).toBeUndefined();
+    const again = await send(s, 'PUT', `${base}/empty`, { ...emptied.json, metadata: { ...emptied.json.metadata, labels: {}, annotations: {} } });
+    expect(again.json.metadata.resourceVersion).toBe(emptied.json.metadata.resourceVersion);
+
+    // Role.rules has no omitempty upstream: an empty list reads back as null.
+    const roles = '/apis/rbac.authorization.svc.io/v1/namespaces/default/roles';
+    const role = await send(s, 'POST', roles, { metadata: { name: 'no-rules' }, rules: [] });
+    expect([role.status, role.json.rules]).toEqual([201, null]);
+  });
+
   test('writes through /status record the subresource', async () => {
     const pdbs = '/apis/policy/v1/namespaces/default/poddisruptionbudgets';
     const created = await send(s, 'POST', pdbs, { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'p' }, spec: { minAvailable: 1 } });

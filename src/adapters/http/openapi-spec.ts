@@ -17,7 +17,7 @@ const gvk = (def: ResourceDefinition) => [{ group: def.group, version: def.versi
 function convert(s: Schema, flavor: Flavor): Schema {
   const out: Schema = {};
   for (const [k, v] of Object.entries(s)) {
-    if (k === '$ref') continue;
+    if (k === '$ref' || k.startsWith('x-go-')) continue;
     if (k === 'properties') out.properties = Object.fromEntries(Object.entries(v as Record<string, Schema>).map(([n, c]) => [n, convert(c, flavor)]));
     else if (k === 'items' || (k === 'additionalProperties' && typeof v === 'object')) out[k] = convert(v as Schema, flavor);
     else if (k === 'anyOf') {

@@ -59,6 +59,19 @@ export const Format = (format: string) => add({ type: 'string', format });
 
 export const Enum = (...values: string[]) => add({ type: 'string', enum: values });
 
+/**
+ * The field's upstream Go JSON tag, which decides its shape when stored and
+ * served (machinery/schema/go-shape.ts). Every declared field carries one.
+ * OmitEmpty: the tag has `omitempty`, so an empty string, 0, false, [] or {}
+ * is left out (a struct never is: Go ignores omitempty on structs).
+ * EmitEmpty: no `omitempty`, so the zero value is written ("", 0, false,
+ * null for lists, maps, byte strings and times, {} for structs).
+ * 'pointer' marks a `*T` field: only an unset (null) value counts as empty,
+ * so {}, 0 and false are kept, and EmitEmpty writes null when unset.
+ */
+export const OmitEmpty = (kind?: 'pointer') => add({ 'x-go-omitempty': true, ...(kind ? { 'x-go-pointer': true } : {}) });
+export const EmitEmpty = (kind?: 'pointer') => add({ 'x-go-omitempty': false, ...(kind ? { 'x-go-pointer': true } : {}) });
+
 /** Free-form JSON (no unknown-field checks below). */
 export const PreserveUnknown = () => add({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
 

@@ -28,6 +28,9 @@ export interface Schema {
   'x-kubernetes-map-type'?: 'atomic' | 'granular';
   'x-kubernetes-int-or-string'?: boolean;
   'x-kubernetes-preserve-unknown-fields'?: boolean;
+  /** Our own: the upstream Go field's JSON tag (declare.ts OmitEmpty/EmitEmpty); not published in OpenAPI. */
+  'x-go-omitempty'?: boolean;
+  'x-go-pointer'?: boolean;
   [extension: string]: unknown;
 }
 

@@ -2,23 +2,27 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsInt, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { ObjectMetaSchema } from '../../machinery/meta.types';
-import { Atomic, Describe, Format, JSONSchema, ListMap } from '../../machinery/schema/declare';
+import { Atomic, Describe, EmitEmpty, Format, JSONSchema, ListMap, OmitEmpty } from '../../machinery/schema/declare';
 
 export class CsrSpec {
+  @EmitEmpty()
   @IsString()
   @Format('byte')
   @Describe('A PKCS#10 request in a "CERTIFICATE REQUEST" PEM block; base64-encoded again in JSON and YAML.')
   request!: string;
 
+  @EmitEmpty()
   @IsString()
   @Describe('The signer asked to issue the certificate, as `domain/name`. Selectable with the field selector spec.signerName.')
   signerName!: string;
 
+  @OmitEmpty('pointer')
   @IsOptional()
   @IsInt()
   @Describe('Requested validity in seconds, at least 600. Signers may issue a different duration.')
   expirationSeconds?: number;
 
+  @OmitEmpty()
   @IsOptional()
   @IsArray()
   @IsString({ each: true })
@@ -26,9 +30,10 @@ export class CsrSpec {
   @Describe('Requested key usages, e.g. "digital signature", "key encipherment", "client auth".')
   usages?: string[];
 
-  @IsOptional() @IsString() @Describe('Name of the user who created the request; set by the server.') username?: string;
-  @IsOptional() @IsString() @Describe('UID of the user who created the request; set by the server.') uid?: string;
+  @OmitEmpty() @IsOptional() @IsString() @Describe('Name of the user who created the request; set by the server.') username?: string;
+  @OmitEmpty() @IsOptional() @IsString() @Describe('UID of the user who created the request; set by the server.') uid?: string;
 
+  @OmitEmpty()
   @IsOptional()
   @IsArray()
   @IsString({ each: true })
@@ -36,6 +41,7 @@ export class CsrSpec {
   @Describe('Groups of the user who created the request; set by the server.')
   groups?: string[];
 
+  @OmitEmpty()
   @IsOptional()
   @JSONSchema({
     type: 'object',
@@ -46,11 +52,12 @@ export class CsrSpec {
 }
 
 export class CsrCondition {
-  @IsString() @Describe('Approved, Denied, Failed, or another type.') type!: string;
-  @IsString() @Describe('True, False or Unknown; Approved, Denied and Failed must be True.') status!: string;
-  @IsOptional() @IsString() @Describe('Short machine-readable reason.') reason?: string;
-  @IsOptional() @IsString() @Describe('Human-readable detail.') message?: string;
-  @IsOptional() @Format('date-time') @Describe('When the condition was last updated; defaulted by the server.') lastUpdateTime?: string;
+  @EmitEmpty() @IsString() @Describe('Approved, Denied, Failed, or another type.') type!: string;
+  @EmitEmpty() @IsString() @Describe('True, False or Unknown; Approved, Denied and Failed must be True.') status!: string;
+  @OmitEmpty() @IsOptional() @IsString() @Describe('Short machine-readable reason.') reason?: string;
+  @OmitEmpty() @IsOptional() @IsString() @Describe('Human-readable detail.') message?: string;
+  @OmitEmpty() @IsOptional() @Format('date-time') @Describe('When the condition was last updated; defaulted by the server.') lastUpdateTime?: string;
+  @OmitEmpty()
   @IsOptional()
   @Format('date-time')
   @Describe('When the condition last changed status; defaulted by the server when the type is added or its status changes.')
@@ -58,6 +65,7 @@ export class CsrCondition {
 }
 
 export class CsrStatus {
+  @OmitEmpty()
   @IsOptional()
   @IsArray()
   @ValidateNested({ each: true })
@@ -66,6 +74,7 @@ export class CsrStatus {
   @Describe('Approved, Denied and Failed conditions; never removed once added.')
   conditions?: CsrCondition[];
 
+  @OmitEmpty()
   @IsOptional()
   @Format('byte')
   @Describe('The issued certificate as PEM CERTIFICATE blocks, set through /status after approval; immutable once set.')
@@ -74,9 +83,9 @@ export class CsrStatus {
 
 @Describe('A request for an x509 certificate: submitted, then approved or denied, then issued by its signer.')
 export class CertificateSigningRequest {
-  @IsOptional() @IsString() @Describe('Versioned schema of this representation.') apiVersion?: string;
-  @IsOptional() @IsString() @Describe('REST resource this object represents.') kind?: string;
-  @IsOptional() @ValidateNested() @Type(() => ObjectMetaSchema) @Describe('Standard object metadata.') metadata?: ObjectMetaSchema;
-  @ValidateNested() @Type(() => CsrSpec) @Describe('The request; immutable after creation.') spec!: CsrSpec;
-  @IsOptional() @ValidateNested() @Type(() => CsrStatus) @Describe('Approval state and the issued certificate.') status?: CsrStatus;
+  @OmitEmpty() @IsOptional() @IsString() @Describe('Versioned schema of this representation.') apiVersion?: string;
+  @OmitEmpty() @IsOptional() @IsString() @Describe('REST resource this object represents.') kind?: string;
+  @OmitEmpty() @IsOptional() @ValidateNested() @Type(() => ObjectMetaSchema) @Describe('Standard object metadata.') metadata?: ObjectMetaSchema;
+  @EmitEmpty() @ValidateNested() @Type(() => CsrSpec) @Describe('The request; immutable after creation.') spec!: CsrSpec;
+  @OmitEmpty() @IsOptional() @ValidateNested() @Type(() => CsrStatus) @Describe('Approval state and the issued certificate.') status?: CsrStatus;
 }

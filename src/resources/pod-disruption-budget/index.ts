@@ -1,7 +1,7 @@
 /** PodDisruptionBudget: policy/v1, namespaced, with a /status subresource. */
 import type { ResourceDefinition } from '../../machinery/resource-definition';
 import { validatePathSegmentName } from '../../machinery/validation/names';
-import { applyDefaults, prepareForCreate, prepareForStatusUpdate } from './pdb.strategy';
+import { prepareForCreate, prepareForStatusUpdate } from './pdb.strategy';
 import { pdbTable } from './pdb.table';
 import { PodDisruptionBudget } from './pdb.types';
 import { validatePdb, validatePdbStatusUpdate, validatePdbUpdate } from './pdb.validation';
@@ -17,7 +17,7 @@ export const podDisruptionBudgetDefinition: ResourceDefinition = {
   categories: [],
   namespaced: true,
   schemaRoot: PodDisruptionBudget,
-  strategy: { prepareForCreate, applyDefaults, validate: validatePdb, validateUpdate: validatePdbUpdate },
+  strategy: { prepareForCreate, validate: validatePdb, validateUpdate: validatePdbUpdate },
   subresources: {
     status: { verbs: ['get', 'patch', 'update'], prepareForUpdate: prepareForStatusUpdate, validateUpdate: validatePdbStatusUpdate },
   },

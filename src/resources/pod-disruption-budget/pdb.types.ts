@@ -2,17 +2,20 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsInt, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { LabelSelectorSchema, ObjectMetaSchema } from '../../machinery/meta.types';
-import { Describe, Format, IntOrString, JSONSchema, MergeByKey, PatchReplace } from '../../machinery/schema/declare';
+import { Describe, EmitEmpty, Format, IntOrString, JSONSchema, MergeByKey, OmitEmpty, PatchReplace } from '../../machinery/schema/declare';
 
 export class PdbSpec {
+  @OmitEmpty('pointer')
   @IsOptional()
   @IntOrString('Evictions are allowed while at least this many selected pods (or this percentage) stay available.')
   minAvailable?: number | string;
 
+  @OmitEmpty('pointer')
   @IsOptional()
   @IntOrString('Evictions are allowed while at most this many selected pods (or this percentage) are unavailable. Excludes minAvailable.')
   maxUnavailable?: number | string;
 
+  @OmitEmpty('pointer')
   @IsOptional()
   @ValidateNested()
   @Type(() => LabelSelectorSchema)
@@ -20,6 +23,7 @@ export class PdbSpec {
   @Describe('Pods whose evictions the budget manages. Null selects no pods; {} selects every pod in the namespace.')
   selector?: LabelSelectorSchema;
 
+  @OmitEmpty('pointer')
   @IsOptional()
   @IsString()
   @Describe('When running but not yet healthy pods may be evicted: IfHealthyBudget (default) or AlwaysAllow.')
@@ -32,17 +36,18 @@ export class PdbSpec {
  * generator leaves it out and the decoder prunes it as unknown.
  */
 export class PdbCondition {
-  @IsString() @Describe('Kind of condition, e.g. DisruptionAllowed.') type!: string;
-  @IsString() @Describe('True, False or Unknown.') status!: string;
-  @IsOptional() @IsInt() @Describe('Generation the condition was set for.') observedGeneration?: number;
-  @IsString() @Format('date-time') lastTransitionTime!: string;
-  @IsString() @Describe('Machine-readable CamelCase cause, e.g. SufficientPods.') reason!: string;
-  @IsString() @Describe('Human-readable details.') message!: string;
+  @EmitEmpty() @IsString() @Describe('Kind of condition, e.g. DisruptionAllowed.') type!: string;
+  @EmitEmpty() @IsString() @Describe('True, False or Unknown.') status!: string;
+  @OmitEmpty() @IsOptional() @IsInt() @Describe('Generation the condition was set for.') observedGeneration?: number;
+  @EmitEmpty() @IsString() @Format('date-time') lastTransitionTime!: string;
+  @EmitEmpty() @IsString() @Describe('Machine-readable CamelCase cause, e.g. SufficientPods.') reason!: string;
+  @EmitEmpty() @IsString() @Describe('Human-readable details.') message!: string;
 }
 
 export class PdbStatus {
-  @IsOptional() @IsInt() @Describe('Generation last seen by the writer of this status.') observedGeneration?: number;
+  @OmitEmpty() @IsOptional() @IsInt() @Describe('Generation last seen by the writer of this status.') observedGeneration?: number;
 
+  @OmitEmpty()
   @IsOptional()
   @JSONSchema({
     type: 'object',
@@ -51,11 +56,13 @@ export class PdbStatus {
   } as never)
   disruptedPods?: Record<string, string>;
 
-  @IsOptional() @IsInt() @Describe('Number of pod disruptions currently allowed.') disruptionsAllowed?: number;
-  @IsOptional() @IsInt() @Describe('Number of healthy pods right now.') currentHealthy?: number;
-  @IsOptional() @IsInt() @Describe('Minimum number of healthy pods wanted.') desiredHealthy?: number;
-  @IsOptional() @IsInt() @Describe('Number of pods this budget counts.') expectedPods?: number;
+  // No omitempty upstream: the four counts are always written, 0 when unset.
+  @EmitEmpty() @IsOptional() @IsInt() @Describe('Number of pod disruptions currently allowed.') disruptionsAllowed?: number;
+  @EmitEmpty() @IsOptional() @IsInt() @Describe('Number of healthy pods right now.') currentHealthy?: number;
+  @EmitEmpty() @IsOptional() @IsInt() @Describe('Minimum number of healthy pods wanted.') desiredHealthy?: number;
+  @EmitEmpty() @IsOptional() @IsInt() @Describe('Number of pods this budget counts.') expectedPods?: number;
 
+  @OmitEmpty()
   @IsOptional()
   @IsArray()
   @ValidateNested({ each: true })
@@ -67,9 +74,10 @@ export class PdbStatus {
 
 @Describe('The maximum disruption that voluntary evictions may cause to a set of pods.')
 export class PodDisruptionBudget {
-  @IsOptional() @IsString() @Describe('Versioned schema of this representation.') apiVersion?: string;
-  @IsOptional() @IsString() @Describe('REST resource this object represents.') kind?: string;
-  @IsOptional() @ValidateNested() @Type(() => ObjectMetaSchema) @Describe('Standard object metadata.') metadata?: ObjectMetaSchema;
-  @IsOptional() @ValidateNested() @Type(() => PdbSpec) @Describe('The desired disruption budget.') spec?: PdbSpec;
-  @IsOptional() @ValidateNested() @Type(() => PdbStatus) @Describe('Most recently observed state; may lag behind.') status?: PdbStatus;
+  @OmitEmpty() @IsOptional() @IsString() @Describe('Versioned schema of this representation.') apiVersion?: string;
+  @OmitEmpty() @IsOptional() @IsString() @Describe('REST resource this object represents.') kind?: string;
+  @OmitEmpty() @IsOptional() @ValidateNested() @Type(() => ObjectMetaSchema) @Describe('Standard object metadata.') metadata?: ObjectMetaSchema;
+  // Structs upstream (omitempty has no effect on them): always written, {} when unset.
+  @OmitEmpty() @IsOptional() @ValidateNested() @Type(() => PdbSpec) @Describe('The desired disruption budget.') spec?: PdbSpec;
+  @OmitEmpty() @IsOptional() @ValidateNested() @Type(() => PdbStatus) @Describe('Most recently observed state; may lag behind.') status?: PdbStatus;
 }

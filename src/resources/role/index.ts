@@ -1,5 +1,4 @@
 /** Role: rbac.authorization.svc.io/v1, namespaced; PUT may create, and needs no resourceVersion. */
-import type { KObject } from '../../machinery/object';
 import type { ResourceDefinition } from '../../machinery/resource-definition';
 import { validatePathSegmentName } from '../../machinery/validation/names';
 import { Role } from './role.types';
@@ -21,10 +20,6 @@ export const roleDefinition: ResourceDefinition = {
   strategy: {
     validate: (obj) => validateRole(obj),
     validateUpdate: (obj) => validateRoleUpdate(obj),
-    canonicalize(obj: KObject) {
-      // Upstream's rules field has no omitempty: a Role without rules reads back as "rules": null.
-      if (obj.rules === undefined) obj.rules = null;
-    },
   },
   subresources: {},
   fieldSelectors: {},

@@ -14,8 +14,9 @@ export interface Op {
   opts: WorkloadOptions;
 }
 
-/** Go's semantic equality treats an empty list like an absent one. */
+/** Go's semantic equality treats an empty list like an absent one, and a null pointer is unset (stored Workloads carry some). */
 function normalize(v: unknown): unknown {
+  if (v === null) return undefined;
   if (Array.isArray(v)) return v.length ? v.map(normalize) : undefined;
   if (!isPlainObject(v)) return v;
   const out: Record<string, unknown> = {};

@@ -20,9 +20,9 @@ function inUse(spec: WorkloadSpecShape | undefined): WorkloadOptions {
   if (!spec) return none;
   return {
     composite: (spec.compositePodGroupTemplates?.length ?? 0) > 0,
-    preemptionPolicy: [...allTemplates(spec)].some((t) => t.preemptionPolicy !== undefined),
+    preemptionPolicy: [...allTemplates(spec)].some((t) => t.preemptionPolicy != null),
     resourceClaims: [...podGroupTemplates(spec)].some((t) => (t.resourceClaims?.length ?? 0) > 0),
-    schedulingConstraints: [...podGroupTemplates(spec)].some((t) => t.schedulingConstraints !== undefined),
+    schedulingConstraints: [...podGroupTemplates(spec)].some((t) => t.schedulingConstraints != null),
   };
 }
 

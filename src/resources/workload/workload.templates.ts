@@ -24,16 +24,16 @@ export const PREEMPTION_POLICIES = ['Never', 'PreemptLowerPriority'];
 function immutableOptional(op: Op, correlated: boolean, p: FieldPath, v: unknown, old: unknown, content: () => FieldError[] = () => []) {
   if (ratchets(op, correlated, v, old)) return [];
   if (op.update) return [immutable(p)];
-  return v === undefined || v === '' ? [] : content();
+  return v == null || v === '' ? [] : content();
 }
 
 /** An immutable optional field behind a gate: Forbidden while the gate is off and it was never used. */
 function gatedImmutable(op: Op, allowed: boolean, correlated: boolean, p: FieldPath, v: unknown, old: unknown, content: () => FieldError[]) {
   if (ratchets(op, correlated, v, old)) return [];
   const errs: FieldError[] = [];
-  if (!allowed && v !== undefined) errs.push(fieldErrors.forbidden(p, ''));
+  if (!allowed && v != null) errs.push(fieldErrors.forbidden(p, ''));
   if (op.update) errs.push(immutable(p));
-  return errs.length || v === undefined ? errs : content();
+  return errs.length || v == null ? errs : content();
 }
 
 function constraints(p: FieldPath, sc: SchedulingConstraints): FieldError[] {
@@ -49,11 +49,11 @@ function constraints(p: FieldPath, sc: SchedulingConstraints): FieldError[] {
 
 /** The fields both template kinds share after name and policy; constraints apart, as claims go between. */
 function commonFields(op: Op, t: TemplateCommon, old: TemplateCommon | undefined, p: FieldPath, gatedConstraints: boolean) {
-  const c = old !== undefined;
+  const c = old != null;
   const scp = p.child('schedulingConstraints');
   const sc = () => constraints(scp, t.schedulingConstraints!);
   const dm = p.child('disruptionMode');
-  const disruption = () => union(op, dm, [['single', t.disruptionMode?.single !== undefined], ['all', t.disruptionMode?.all !== undefined]]);
+  const disruption = () => union(op, dm, [['single', t.disruptionMode?.single != null], ['all', t.disruptionMode?.all != null]]);
   const pcn = p.child('priorityClassName');
   const pr = p.child('priority');
   const pp = p.child('preemptionPolicy');
@@ -82,12 +82,12 @@ type AnyPolicy = { basic?: object; gang?: Record<string, number | undefined> };
 function policy(op: Op, correlated: boolean, p: FieldPath, sp: AnyPolicy | undefined, old: AnyPolicy | undefined, countField: string) {
   const cur = sp ?? {};
   if (ratchets(op, correlated, cur, old ?? {})) return [];
-  const errs = union(op, p, [['basic', cur.basic !== undefined], ['gang', cur.gang !== undefined]], [old?.basic !== undefined, old?.gang !== undefined]);
+  const errs = union(op, p, [['basic', cur.basic != null], ['gang', cur.gang != null]], [old?.basic != null, old?.gang != null]);
   if (op.update && !ratchets(op, correlated, cur.basic, old?.basic)) errs.push(immutable(p.child('basic')));
   if (ratchets(op, correlated, cur.gang, old?.gang)) return errs;
   const gp = p.child('gang');
-  if (op.update && old?.gang === undefined && cur.gang !== undefined) return [...errs, fieldErrors.invalid(gp, null, 'field cannot be set once created')];
-  if (op.update && old?.gang !== undefined && cur.gang === undefined) return [...errs, fieldErrors.invalid(gp, null, 'field cannot be cleared once set')];
+  if (op.update && old?.gang == null && cur.gang != null) return [...errs, fieldErrors.invalid(gp, null, 'field cannot be set once created')];
+  if (op.update && old?.gang != null && cur.gang == null) return [...errs, fieldErrors.invalid(gp, null, 'field cannot be cleared once set')];
   if (!cur.gang || ratchets(op, correlated, cur.gang[countField], old?.gang?.[countField])) return errs;
   return [...errs, ...positiveCount(gp.child(countField), cur.gang[countField])];
 }
@@ -101,9 +101,9 @@ function resourceClaims(op: Op, correlated: boolean, p: FieldPath, claims: Resou
   if (errs.length) return errs;
   // On create each claim is new, so the keyed-list rules reduce to uniqueness and per-item checks.
   return keyedList(op, p, list, undefined, false, { max: MAX_RESOURCE_CLAIMS, fixedMembers: false }, (rc, _old, ip) => {
-    const named = (f: 'resourceClaimName' | 'resourceClaimTemplateName') => (rc[f] === undefined ? [] : longName(ip.child(f), rc[f]!));
+    const named = (f: 'resourceClaimName' | 'resourceClaimTemplateName') => (rc[f] == null ? [] : longName(ip.child(f), rc[f]!));
     return [
-      ...union(op, ip, [['resourceClaimName', rc.resourceClaimName !== undefined], ['resourceClaimTemplateName', rc.resourceClaimTemplateName !== undefined]]),
+      ...union(op, ip, [['resourceClaimName', rc.resourceClaimName != null], ['resourceClaimTemplateName', rc.resourceClaimTemplateName != null]]),
       ...shortName(ip.child('name'), rc.name),
       ...named('resourceClaimName'),
       ...named('resourceClaimTemplateName'),
@@ -112,7 +112,7 @@ function resourceClaims(op: Op, correlated: boolean, p: FieldPath, claims: Resou
 }
 
 export function podGroupTemplate(op: Op, t: PodGroupTemplate, old: PodGroupTemplate | undefined, p: FieldPath): FieldError[] {
-  const c = old !== undefined;
+  const c = old != null;
   const common = commonFields(op, t, old, p, true);
   return [
     ...(ratchets(op, c, t.name, old?.name) ? [] : shortName(p.child('name'), t.name)),
@@ -124,7 +124,7 @@ export function podGroupTemplate(op: Op, t: PodGroupTemplate, old: PodGroupTempl
 }
 
 export function compositeTemplate(op: Op, t: CompositeTemplate, old: CompositeTemplate | undefined, p: FieldPath): FieldError[] {
-  const c = old !== undefined;
+  const c = old != null;
   const list = { max: MAX_TEMPLATES, fixedMembers: true };
   const common = commonFields(op, t, old, p, false);
   const errs = [

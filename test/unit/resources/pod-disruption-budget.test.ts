@@ -4,7 +4,7 @@ import { errorText, FieldError } from '../../../src/machinery/field-errors';
 import type { KObject } from '../../../src/machinery/object';
 import { checkAndPrune } from '../../../src/machinery/schema/decode';
 import { schemaOf, propertySchema } from '../../../src/machinery/schema/schema';
-import { bumpGeneration } from '../../../src/registry/admission';
+import { bumpGeneration, shapeAsStored } from '../../../src/registry/admission';
 import { podDisruptionBudgetDefinition as def } from '../../../src/resources/pod-disruption-budget';
 import { DISRUPTION_ALLOWED, DisruptionAllowedReasons } from '../../../src/resources/pod-disruption-budget/pdb.conditions';
 import { fixedNow, strategyContext } from '../../support/strategy-context';
@@ -149,10 +149,11 @@ describe('PodDisruptionBudget status', () => {
 });
 
 describe('PodDisruptionBudget strategy', () => {
-  test('create starts from an empty status and a spec object', () => {
+  test('create starts from an empty status, stored with a spec object and the four counts (no omitempty upstream)', () => {
     const obj = pdb(undefined, { disruptionsAllowed: 9 });
     def.strategy.prepareForCreate!(obj, ctx);
-    def.strategy.applyDefaults!(obj, ctx);
+    expect(obj.status).toEqual({});
+    shapeAsStored(def, obj);
     expect(obj.status).toEqual({ disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 });
     expect(obj.spec).toEqual({});
   });
@@ -168,7 +169,7 @@ describe('PodDisruptionBudget strategy', () => {
     expect(obj.spec).toEqual({ minAvailable: 1 });
     expect(obj.metadata.labels).toEqual({ changed: 'yes' });
     expect(obj.metadata.finalizers).toEqual(['example.com/f']);
-    expect(obj.status).toEqual({ observedGeneration: 1, disruptionsAllowed: 2, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 });
+    expect(obj.status).toEqual({ observedGeneration: 1, disruptionsAllowed: 2 });
   });
 
   test('generation is bumped on spec changes only', () => {

@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { errorText, FieldError } from '../../../src/machinery/field-errors';
 import type { KObject } from '../../../src/machinery/object';
 import { roleDefinition } from '../../../src/resources/role';
+import { shapeAsStored } from '../../../src/registry/admission';
 import { strategyContext } from '../../support/strategy-context';
 
 const ctx = strategyContext();
@@ -56,13 +57,16 @@ describe('Role definition', () => {
     expect(roleDefinition.validateName('a/b', false)).toEqual(["may not contain '/'"]);
     expect(roleDefinition.validateName('..', false)).toEqual(["may not be '..'"]);
   });
-  test('a Role without rules reads back with rules: null, as upstream', () => {
+  test('a Role without rules (or with none) is stored with rules: null, as upstream', () => {
     const obj = role();
-    roleDefinition.strategy.canonicalize!(obj);
+    shapeAsStored(roleDefinition, obj);
     expect(obj.rules).toBeNull();
-    const withRules = role([{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }]);
-    roleDefinition.strategy.canonicalize!(withRules);
-    expect(withRules.rules).toHaveLength(1);
+    const empty = role([]);
+    shapeAsStored(roleDefinition, empty);
+    expect(empty.rules).toBeNull();
+    const withRules = role([{ verbs: ['get'], apiGroups: [''], resources: ['pods'], resourceNames: [] }]);
+    shapeAsStored(roleDefinition, withRules);
+    expect(withRules.rules).toEqual([{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }]);
   });
   test('flags, names and the default table', () => {
     expect(roleDefinition).toMatchObject({
