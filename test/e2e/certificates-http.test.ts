@@ -108,6 +108,14 @@ describe('CertificateSigningRequest', () => {
     expect((await call('GET', `${CSRS}/upstream-e2e`)).json.metadata.annotations).toEqual({ patchedstatus: 'true', patchedapproval: 'true' });
   });
 
+  it('answers 422, not 500, for a null condition (Go decodes it as an empty one)', async () => {
+    await createCsr('null-condition');
+    for (const sub of ['approval', 'status']) {
+      const res = await call('PATCH', `${CSRS}/null-condition/${sub}`, { status: { conditions: [null] } }, { 'content-type': 'application/merge-patch+json' });
+      expect([res.status, res.json.details?.causes?.map((c: { field: string }) => c.field)]).toEqual([422, ['status.conditions[0].type', 'status.conditions[0].status']]);
+    }
+  });
+
   it('filters by spec.signerName', async () => {
     await createCsr('sel-a', 'a.example.com/one');
     await createCsr('sel-b', 'b.example.com/two');

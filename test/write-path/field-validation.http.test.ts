@@ -56,4 +56,12 @@ describe.each(backends)('fieldValidation on patches (%s)', (backend) => {
     expect(r.status).toBe(422);
     expect(r.json.details.causes[0].field).toBe('patch');
   });
+
+  test('a null list item of struct type is the zero struct, as Go decodes it: validation reports it, no 500', async () => {
+    const pdbs = '/apis/policy/v1/namespaces/default/poddisruptionbudgets';
+    const r = await send(s, 'POST', pdbs, { metadata: { name: 'nulls' }, spec: { selector: { matchExpressions: [null] } } });
+    expect(r.status).toBe(422);
+    const fields = new Set(r.json.details.causes.map((c: { field: string }) => c.field));
+    expect([...fields]).toEqual(['spec.selector.matchExpressions[0].operator', 'spec.selector.matchExpressions[0].key']);
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * Checks a decoded body against a kind's declared schema: unknown fields are
- * reported by path (`spec.foo`, `spec.items[0].bar`) and removed, and values
- * of the wrong JSON type are reported the way upstream's decoder words them.
+ * reported by path (`spec.foo`, `spec.items[0].bar`) and removed, values of
+ * the wrong JSON type are reported the way upstream's decoder words them, and
+ * null list items of struct type become {} as Go decodes them.
  */
 import { Schema, deref, itemSchema, propertySchema } from './schema';
 import { isPlainObject } from '../object';
@@ -65,6 +66,8 @@ function walk(value: unknown, raw: Schema | undefined, path: string, report: Dec
   if (s['x-kubernetes-preserve-unknown-fields']) return;
   if (Array.isArray(value)) {
     const item = itemSchema(s);
+    // Go decodes a null list item of struct type as the zero struct, which validation then reports.
+    if (item?.properties) value.forEach((v, i) => v === null && (value[i] = {}));
     value.forEach((v, i) => walk(v, item, `${path}[${i}]`, report));
     return;
   }
