@@ -6,7 +6,7 @@
 import type { KObject } from '../../machinery/object';
 import type { ResourceDefinition } from '../../machinery/resource-definition';
 import { validatePathSegmentName } from '../../machinery/validation/names';
-import { applyBindingDefaults, canonicalizeBinding } from '../role-binding/role-binding.strategy';
+import { applyBindingDefaults } from '../role-binding/role-binding.strategy';
 import { bindingTable } from '../role-binding/role-binding.table';
 import { BindingScope, validateBinding, validateBindingUpdate } from '../role-binding/role-binding.validation';
 import { ClusterRoleBinding } from './cluster-role-binding.types';
@@ -30,7 +30,6 @@ export const clusterRoleBindingDefinition: ResourceDefinition = {
     applyDefaults: applyBindingDefaults,
     validate: (obj: KObject) => validateBinding(obj, clusterScope),
     validateUpdate: (obj: KObject, old: KObject) => validateBindingUpdate(obj, old, clusterScope),
-    canonicalize: canonicalizeBinding,
   },
   subresources: {},
   fieldSelectors: {},

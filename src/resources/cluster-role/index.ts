@@ -1,5 +1,4 @@
 /** ClusterRole: rbac.authorization.svc.io/v1, cluster-scoped; PUT may create, and needs no resourceVersion. */
-import type { KObject } from '../../machinery/object';
 import type { ResourceDefinition } from '../../machinery/resource-definition';
 import { validatePathSegmentName } from '../../machinery/validation/names';
 import { ClusterRole } from './cluster-role.types';
@@ -21,11 +20,6 @@ export const clusterRoleDefinition: ResourceDefinition = {
   strategy: {
     validate: validateClusterRole,
     validateUpdate: validateClusterRoleUpdate,
-    canonicalize(obj: KObject) {
-      // As Role: rules has no omitempty upstream, so a ClusterRole without rules reads back "rules": null.
-      if (obj.rules === undefined) obj.rules = null;
-      if (obj.aggregationRule === null) delete obj.aggregationRule;
-    },
   },
   subresources: {},
   fieldSelectors: {},

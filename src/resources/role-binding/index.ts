@@ -1,7 +1,7 @@
 /** RoleBinding: rbac.authorization.svc.io/v1, namespaced; PUT may create, and needs no resourceVersion. */
 import type { ResourceDefinition } from '../../machinery/resource-definition';
 import { validatePathSegmentName } from '../../machinery/validation/names';
-import { applyBindingDefaults, canonicalizeBinding } from './role-binding.strategy';
+import { applyBindingDefaults } from './role-binding.strategy';
 import { roleBindingTable } from './role-binding.table';
 import { RoleBinding } from './role-binding.types';
 import { validateRoleBinding, validateRoleBindingUpdate } from './role-binding.validation';
@@ -23,7 +23,6 @@ export const roleBindingDefinition: ResourceDefinition = {
     applyDefaults: applyBindingDefaults,
     validate: validateRoleBinding,
     validateUpdate: validateRoleBindingUpdate,
-    canonicalize: canonicalizeBinding,
   },
   subresources: {},
   fieldSelectors: {},

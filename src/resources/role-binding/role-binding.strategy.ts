@@ -1,10 +1,10 @@
 /**
- * Binding defaults (upstream rbac/v1 SetDefaults_RoleBinding, _ClusterRoleBinding, _Subject) and the
- * stored shape: roleRef.apiGroup defaults to the RBAC group, User and Group subjects get it too, and
- * empty optional subject fields are omitted as upstream's omitempty does. Shared by both binding kinds.
+ * Binding defaults (upstream rbac/v1 SetDefaults_RoleBinding, _ClusterRoleBinding, _Subject): roleRef.apiGroup
+ * defaults to the RBAC group, User and Group subjects get it too. Shared by both binding kinds; the stored
+ * shape (empty optional subject fields omitted) follows the fields' declared tags.
  */
 import { isPlainObject, KObject } from '../../machinery/object';
-import { BindingObject, RBAC_GROUP, SubjectObject } from './role-binding.validation';
+import { BindingObject, RBAC_GROUP } from './role-binding.validation';
 
 /**
  * Upstream's name for the RBAC group: kubectl's create rolebinding / clusterrolebinding write it into
@@ -19,14 +19,5 @@ export function applyBindingDefaults(obj: KObject): void {
   if (isPlainObject(b.roleRef) && defaulted(b.roleRef.apiGroup)) b.roleRef.apiGroup = RBAC_GROUP;
   for (const s of b.subjects ?? []) {
     if (isPlainObject(s) && defaulted(s.apiGroup) && (s.kind === 'User' || s.kind === 'Group')) s.apiGroup = RBAC_GROUP;
-  }
-}
-
-export function canonicalizeBinding(obj: KObject): void {
-  const b = obj as BindingObject;
-  if (Array.isArray(b.subjects) && b.subjects.length === 0) delete b.subjects;
-  for (const s of (b.subjects ?? []) as SubjectObject[]) {
-    if (s.apiGroup === '') delete s.apiGroup;
-    if (s.namespace === '') delete s.namespace;
   }
 }

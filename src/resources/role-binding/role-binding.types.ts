@@ -2,34 +2,34 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { ObjectMetaSchema } from '../../machinery/meta.types';
-import { Atomic, AtomicStruct, Describe } from '../../machinery/schema/declare';
+import { Atomic, AtomicStruct, Describe, EmitEmpty, OmitEmpty } from '../../machinery/schema/declare';
 
 @AtomicStruct()
 @Describe('The role a binding grants.')
 export class RbacRoleRef {
-  @IsString() @Describe('Group of the referenced role: rbac.authorization.svc.io (the default).') apiGroup!: string;
-  @IsString() @Describe('Role or ClusterRole.') kind!: string;
-  @IsString() @Describe('Name of the referenced role.') name!: string;
+  @EmitEmpty() @IsString() @Describe('Group of the referenced role: rbac.authorization.svc.io (the default).') apiGroup!: string;
+  @EmitEmpty() @IsString() @Describe('Role or ClusterRole.') kind!: string;
+  @EmitEmpty() @IsString() @Describe('Name of the referenced role.') name!: string;
 }
 
 @AtomicStruct()
 @Describe('A user, group or service account a binding grants its role to.')
 export class RbacSubject {
-  @IsString() @Describe('User, Group or ServiceAccount.') kind!: string;
-  @IsOptional() @IsString()
+  @EmitEmpty() @IsString() @Describe('User, Group or ServiceAccount.') kind!: string;
+  @OmitEmpty() @IsOptional() @IsString()
   @Describe('rbac.authorization.svc.io for User and Group (defaulted), empty for ServiceAccount.') apiGroup?: string;
-  @IsString() @Describe('Name of the user, group or service account.') name!: string;
-  @IsOptional() @IsString()
+  @EmitEmpty() @IsString() @Describe('Name of the user, group or service account.') name!: string;
+  @OmitEmpty() @IsOptional() @IsString()
   @Describe('Namespace of a ServiceAccount; required in a ClusterRoleBinding, and in a RoleBinding empty means the binding\'s own.') namespace?: string;
 }
 
 @Describe('Grants the rules of a Role or ClusterRole to a set of subjects within one namespace.')
 export class RoleBinding {
-  @IsOptional() @IsString() @Describe('Versioned schema of this representation.') apiVersion?: string;
-  @IsOptional() @IsString() @Describe('REST resource this object represents.') kind?: string;
-  @IsOptional() @ValidateNested() @Type(() => ObjectMetaSchema) @Describe('Standard object metadata.') metadata?: ObjectMetaSchema;
-  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => RbacSubject) @Atomic()
+  @OmitEmpty() @IsOptional() @IsString() @Describe('Versioned schema of this representation.') apiVersion?: string;
+  @OmitEmpty() @IsOptional() @IsString() @Describe('REST resource this object represents.') kind?: string;
+  @OmitEmpty() @IsOptional() @ValidateNested() @Type(() => ObjectMetaSchema) @Describe('Standard object metadata.') metadata?: ObjectMetaSchema;
+  @OmitEmpty() @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => RbacSubject) @Atomic()
   @Describe('Who the role is granted to.') subjects?: RbacSubject[];
-  @ValidateNested() @Type(() => RbacRoleRef)
+  @EmitEmpty() @ValidateNested() @Type(() => RbacRoleRef)
   @Describe('A Role in this namespace or a ClusterRole; cannot be changed once set.') roleRef!: RbacRoleRef;
 }

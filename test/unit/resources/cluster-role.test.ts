@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { errorText, FieldError } from '../../../src/machinery/field-errors';
 import type { KObject } from '../../../src/machinery/object';
 import { clusterRoleDefinition } from '../../../src/resources/cluster-role';
+import { shapeAsStored } from '../../../src/registry/admission';
 import { strategyContext } from '../../support/strategy-context';
 
 const ctx = strategyContext();
@@ -78,7 +79,7 @@ describe('ClusterRole definition', () => {
   });
   test('stored shape: rules null when absent, a null aggregationRule omitted', () => {
     const obj = role({ aggregationRule: null });
-    clusterRoleDefinition.strategy.canonicalize!(obj);
+    shapeAsStored(clusterRoleDefinition, obj);
     expect(obj.rules).toBeNull();
     expect('aggregationRule' in obj).toBe(false);
   });

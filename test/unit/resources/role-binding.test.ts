@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { errorText, FieldError } from '../../../src/machinery/field-errors';
 import type { KObject } from '../../../src/machinery/object';
 import type { ResourceDefinition } from '../../../src/machinery/resource-definition';
+import { shapeAsStored } from '../../../src/registry/admission';
 import { clusterRoleBindingDefinition } from '../../../src/resources/cluster-role-binding';
 import { roleBindingDefinition } from '../../../src/resources/role-binding';
 import { strategyContext } from '../../support/strategy-context';
@@ -164,10 +165,10 @@ describe('binding definitions', () => {
   test('stored shape drops empty optional subject fields and an empty subjects list', () => {
     const obj = rb({ roleRef: { kind: 'Role', name: 'r' }, subjects: [{ kind: 'ServiceAccount', name: 'sa', apiGroup: '', namespace: '' }] });
     roleBindingDefinition.strategy.applyDefaults!(obj, ctx);
-    roleBindingDefinition.strategy.canonicalize!(obj);
+    shapeAsStored(roleBindingDefinition, obj);
     expect(obj.subjects).toEqual([{ kind: 'ServiceAccount', name: 'sa' }]);
     const empty = rb({ roleRef: { kind: 'Role', name: 'r' }, subjects: [] });
-    roleBindingDefinition.strategy.canonicalize!(empty);
+    shapeAsStored(roleBindingDefinition, empty);
     expect('subjects' in empty).toBe(false);
   });
 
