@@ -44,6 +44,11 @@ describe('kubectl diff of an unchanged object prints nothing', () => {
     const made = await kubectl([...way.make, '-f', file]);
     expect({ code: made.code, stderr: made.stderr }).toEqual({ code: 0, stderr: '' });
     try {
+      if (way.emptyMaps) {
+        // Left out as upstream's omitempty does, rather than stored and served as {}.
+        const live = JSON.parse((await kubectl(['get', '-f', file, '-o', 'json'])).stdout);
+        expect([live.metadata.labels, live.metadata.annotations]).toEqual([undefined, undefined]);
+      }
       const diff = await kubectl(['diff', ...way.diff, '-f', file]);
       expect({ code: diff.code, stdout: diff.stdout, stderr: diff.stderr }).toEqual({ code: 0, stdout: '', stderr: '' });
     } finally {
