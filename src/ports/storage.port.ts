@@ -73,18 +73,29 @@ export interface WatchHandle {
   requestProgress?(): void;
 }
 
+/** Options of a write that stores a value. */
+export interface PutOptions {
+  /**
+   * The key expires (is deleted, with a delete event) about this many seconds
+   * after the write, as etcd's leases do. A later write without it makes the
+   * key permanent again. Adapters may round up (etcd has a minimum lease TTL)
+   * and may expire a key a little late, never early.
+   */
+  ttlSeconds?: number;
+}
+
 export interface StoragePort {
   /** The store's current revision (a consistent, quorum read for etcd). */
   currentRevision(): Promise<number>;
   get(key: string): Promise<KeyValue | undefined>;
   range(prefix: string, options?: RangeOptions): Promise<RangeResult>;
   /** Creates the key if absent; KeyExistsError otherwise. Returns the new revision. */
-  create(key: string, value: Buffer): Promise<number>;
+  create(key: string, value: Buffer, options?: PutOptions): Promise<number>;
   /**
    * Replaces the value if the key's modRevision equals expectedModRevision.
    * KeyNotFoundError if absent; RevisionMismatchError (carrying the current value) otherwise.
    */
-  update(key: string, value: Buffer, expectedModRevision: number): Promise<number>;
+  update(key: string, value: Buffer, expectedModRevision: number, options?: PutOptions): Promise<number>;
   /** Deletes if modRevision matches, like update. Returns the deletion revision. */
   delete(key: string, expectedModRevision: number): Promise<number>;
   /** Delivers every change under prefix with revision > fromRevision, in order. */

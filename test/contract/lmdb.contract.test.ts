@@ -52,6 +52,28 @@ describe('lmdb adapter', () => {
     }
   });
 
+  it('keeps the expiry index across a restart, on its own clock', async () => {
+    const dir = tempDir();
+    let clock = 1_000_000;
+    const opts = { now: () => clock, expiryIntervalMs: 10 };
+    let storage = openLmdbStorage(dir, opts);
+    try {
+      await storage.create('/ttl/a', Buffer.from('a'), { ttlSeconds: 60 });
+      await storage.create('/ttl/b', Buffer.from('b'), { ttlSeconds: 120 });
+      await storage.close();
+      clock += 61_000;
+      storage = openLmdbStorage(dir, opts);
+      await until(async () => (await storage.get('/ttl/a')) === undefined, 'the expiry of a after the restart');
+      expect((await storage.get('/ttl/b'))?.value.toString()).toBe('b');
+      clock += 60_000;
+      await until(async () => (await storage.get('/ttl/b')) === undefined, 'the expiry of b');
+      expect((await storage.range('/ttl/')).count).toBe(0);
+    } finally {
+      await storage.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('keeps every acknowledged write and the revision counter after SIGKILL', async () => {
     const dir = tempDir();
     const child = spawn(process.execPath, [path.join(__dirname, 'lmdb-kill-writer.js'), dir], {

@@ -249,6 +249,41 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
       }
     });
 
+    it('expires a key written with a ttl as a delete event, and only that key', async () => {
+      const w = new WatchRecorder();
+      const handle = s.watch(p, await s.currentRevision(), w.callbacks);
+      try {
+        await s.create(`${p}kept`, buf('k'));
+        const r1 = await s.create(`${p}short`, buf('s1'), { ttlSeconds: 1 });
+        const r2 = await s.update(`${p}short`, buf('s2'), r1, { ttlSeconds: 1 }); // renewed, still expiring
+        await until(() => w.events.some((e) => e.type === 'delete'), 'the expiry of short', 15_000);
+        expect(w.summary(p)).toEqual(['put kept k -', 'put short s1 -', 'put short s2 s1', 'delete short - s2']);
+        const deleted = w.events[3];
+        expect(deleted.modRevision).toBeGreaterThan(r2);
+        expect(deleted.prevModRevision).toBe(r2);
+        expect(await s.get(`${p}short`)).toBeUndefined();
+        expect((await s.get(`${p}kept`))?.value).toEqual(buf('k'));
+        expect((await s.range(p)).items.map((i) => i.key)).toEqual([`${p}kept`]);
+      } finally {
+        handle.cancel();
+      }
+    });
+
+    it('keeps a key whose later write has no ttl, and a new incarnation written without one', async () => {
+      const ra = await s.create(`${p}a`, buf('a1'), { ttlSeconds: 1 });
+      await s.update(`${p}a`, buf('a2'), ra); // a put without a ttl makes the key permanent, as etcd's put without a lease
+      const rb = await s.create(`${p}b`, buf('b1'), { ttlSeconds: 1 });
+      await s.delete(`${p}b`, rb);
+      await s.create(`${p}b`, buf('b2'));
+      // Written last, so it expires no earlier than a or b would have.
+      await s.create(`${p}marker`, buf('m'), { ttlSeconds: 1 });
+      const deadline = Date.now() + 15_000;
+      while ((await s.get(`${p}marker`)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(await s.get(`${p}marker`)).toBeUndefined();
+      expect((await s.get(`${p}a`))?.value).toEqual(buf('a2'));
+      expect((await s.get(`${p}b`))?.value).toEqual(buf('b2'));
+    });
+
     it('survives a restart with objects, revisions and history intact', async () => {
       if (!sut.restart) return; // only durable backends provide restart()
       const r0 = await s.currentRevision();

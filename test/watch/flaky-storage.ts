@@ -6,6 +6,7 @@
  */
 import {
   CompactedError,
+  type PutOptions,
   type RangeOptions,
   type StoragePort,
   type WatchCallbacks,
@@ -32,8 +33,8 @@ export class FlakyStorage implements StoragePort {
   currentRevision = () => this.inner.currentRevision();
   get = (key: string) => this.inner.get(key);
   range = (prefix: string, options?: RangeOptions) => this.inner.range(prefix, options);
-  create = (key: string, value: Buffer) => this.inner.create(key, value);
-  update = (key: string, value: Buffer, rev: number) => this.inner.update(key, value, rev);
+  create = (key: string, value: Buffer, options?: PutOptions) => this.inner.create(key, value, options);
+  update = (key: string, value: Buffer, rev: number, options?: PutOptions) => this.inner.update(key, value, rev, options);
   delete = (key: string, rev: number) => this.inner.delete(key, rev);
   compact = (rev: number) => this.inner.compact(rev);
   compactedRevision = () => this.inner.compactedRevision();

@@ -15,6 +15,7 @@ import {
   RevisionMismatchError,
   StorageError,
   type KeyValue,
+  type PutOptions,
   type RangeOptions,
   type RangeResult,
   type StoragePort,
@@ -23,6 +24,7 @@ import {
 } from '../../ports/storage.port';
 import { KeySpace, isCompactedMessage, isFutureRevisionMessage, toStorageError } from './etcd-keys';
 import { EtcdWatch } from './etcd-watch';
+import { LeaseManager } from './etcd-leases';
 
 export interface EtcdStorageOptions {
   /** Client URLs, e.g. ['http://127.0.0.1:2379']. */
@@ -41,6 +43,7 @@ export class EtcdStorage implements StoragePort {
   private readonly client: Etcd3;
   private readonly keys: KeySpace;
   private readonly watches = new Set<EtcdWatch>();
+  private readonly leases: LeaseManager;
   /** Lower bound of etcd's compact revision, raised as we learn more. */
   private knownCompacted = 0;
   private closed = false;
@@ -61,6 +64,7 @@ export class EtcdStorage implements StoragePort {
       faultHandling: options.endpoints.length === 1 ? { host: () => passThroughPolicy } : undefined,
       ...options.clientOptions,
     });
+    this.leases = new LeaseManager(this.client, () => this.deadline());
   }
 
   async currentRevision(): Promise<number> {
@@ -88,20 +92,20 @@ export class EtcdStorage implements StoragePort {
     };
   }
 
-  async create(key: string, value: Buffer): Promise<number> {
+  async create(key: string, value: Buffer, options?: PutOptions): Promise<number> {
     const k = this.keys.full(key);
     const res = await this.txn(
       [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
-      { request_put: { key: k, value } },
+      { request_put: await this.put(k, value, options) },
       k,
     );
     if (!res.succeeded) throw new KeyExistsError(key);
     return Number(res.header.revision);
   }
 
-  async update(key: string, value: Buffer, expectedModRevision: number): Promise<number> {
+  async update(key: string, value: Buffer, expectedModRevision: number, options?: PutOptions): Promise<number> {
     const k = this.keys.full(key);
-    const res = await this.txn(this.casCompare(k, expectedModRevision), { request_put: { key: k, value } }, k);
+    const res = await this.txn(this.casCompare(k, expectedModRevision), { request_put: await this.put(k, value, options) }, k);
     if (!res.succeeded) this.casFailed(key, res);
     return Number(res.header.revision);
   }
@@ -172,6 +176,13 @@ export class EtcdStorage implements StoragePort {
     this.closed = true;
     for (const w of [...this.watches]) w.cancel();
     this.client.close();
+  }
+
+  /** A put, attached to a lease when the write has a TTL (a put without one detaches the key from its lease). */
+  private async put(key: Buffer, value: Buffer, options?: PutOptions): Promise<{ key: Buffer; value: Buffer; lease?: string }> {
+    if (!options?.ttlSeconds) return { key, value };
+    const lease = await this.call(() => this.leases.leaseFor(options.ttlSeconds!));
+    return { key, value, lease };
   }
 
   private casCompare(key: Buffer, expected: number) {

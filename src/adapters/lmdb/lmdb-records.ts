@@ -1,11 +1,12 @@
 /**
  * On-disk record shapes of the lmdb store and small helpers around them.
  *
- * Four named databases live in one lmdb environment:
+ * Five named databases live in one lmdb environment:
  *   state:     key -> StateRecord (the latest value of every live key)
  *   log:       revision -> LogRecord (one small entry per write, until compacted)
  *   logValues: revision -> LogValues (that write's new and previous value)
  *   meta:      'rev' | 'compacted' -> number
+ *   expiry:    [expiresAt ms, key] -> 1, for keys written with a TTL (the expiry index)
  * Values sit apart from the log so that scans by key (reads at old
  * revisions, watch replay) decode only small records.
  * Field names are one letter because msgpack stores them with every record.
@@ -19,6 +20,8 @@ export interface StateRecord {
   c: number;
   /** modRevision */
   m: number;
+  /** When the key expires (ms since the epoch), for keys written with a TTL; its expiry index entry is [x, key]. */
+  x?: number;
 }
 
 export interface LogRecord {

@@ -6,8 +6,12 @@
  * appends a log entry, all atomically. lmdb-js batches the transactions of
  * one event turn into one commit, so many concurrent writes share a sync.
  * A write resolves after its commit is flushed to disk (durableWrites).
+ *
+ * Keys written with a TTL are listed in an expiry index ordered by expiry
+ * time; a timer deletes the due ones (each a normal delete with its own
+ * revision and watch event), reading only the due part of the index.
  */
-import { open, type RootDatabase } from 'lmdb';
+import { open, type Database, type RootDatabase } from 'lmdb';
 import {
   FutureRevisionError,
   KeyExistsError,
@@ -15,6 +19,7 @@ import {
   RevisionMismatchError,
   StorageError,
   type KeyValue,
+  type PutOptions,
   type RangeOptions,
   type RangeResult,
   type StorageEvent,
@@ -38,6 +43,10 @@ export interface LmdbStorageOptions {
   progressIntervalMs?: number;
   /** Resolve writes only once flushed to disk (default true). */
   durableWrites?: boolean;
+  /** How often keys written with a TTL are checked for expiry (ms, default 1000). */
+  expiryIntervalMs?: number;
+  /** Clock for TTLs (ms since the epoch; tests move it). */
+  now?: () => number;
 }
 
 type WriteOutcome =
@@ -45,20 +54,28 @@ type WriteOutcome =
   | { ok: false; error: StorageError };
 
 const COMPACT_CHUNK = 5000;
+/** Expired keys deleted per sweep; the rest wait for the next one. */
+const EXPIRE_CHUNK = 1000;
+
+type ExpiryKey = [number, string];
 /** lmdb's key limit is 1978 bytes, including ordered-binary's type byte. */
 const MAX_KEY_BYTES = 1900;
 
 export class LmdbStorage implements StoragePort {
   private readonly env: RootDatabase;
   private readonly tables: LmdbTables;
+  private readonly expiry: Database<1, ExpiryKey>;
   private readonly hub: WatchHub;
   private readonly timer: NodeJS.Timeout;
+  private readonly expiryTimer: NodeJS.Timeout;
+  private sweeping = false;
   private compacting: Promise<void> = Promise.resolve();
   private autoCompacting = false;
   private closed = false;
 
   constructor(private readonly options: LmdbStorageOptions) {
     this.env = open({ path: options.path, maxDbs: 8 });
+    this.expiry = this.env.openDB<1, ExpiryKey>({ name: 'expiry' });
     this.tables = {
       state: this.env.openDB<StateRecord, string>({ name: 'state' }),
       log: this.env.openDB<LogRecord, number>({ name: 'log' }),
@@ -72,6 +89,8 @@ export class LmdbStorage implements StoragePort {
     });
     this.timer = setInterval(() => this.hub.tick(), options.progressIntervalMs ?? 1000);
     this.timer.unref();
+    this.expiryTimer = setInterval(() => void this.expireDue(), options.expiryIntervalMs ?? 1000);
+    this.expiryTimer.unref();
   }
 
   async currentRevision(): Promise<number> {
@@ -95,23 +114,25 @@ export class LmdbStorage implements StoragePort {
     return this.withReadTxn((txn) => readRange(this.tables, prefix, options, txn));
   }
 
-  create(key: string, value: Buffer): Promise<number> {
+  create(key: string, value: Buffer, options?: PutOptions): Promise<number> {
+    const x = this.expiresAt(options);
     return this.write(key, () => {
       if (this.tables.state.get(key)) return { ok: false, error: new KeyExistsError(key) };
       const rev = this.nextRevision();
-      this.tables.state.put(key, { v: value, c: rev, m: rev });
+      this.tables.state.put(key, { v: value, c: rev, m: rev, ...this.indexExpiry(key, undefined, x) });
       this.tables.log.put(rev, { k: key, c: rev });
       this.tables.logValues.put(rev, { v: value });
       return { ok: true, event: { type: 'put', key, value, modRevision: rev, createRevision: rev } };
     });
   }
 
-  update(key: string, value: Buffer, expectedModRevision: number): Promise<number> {
+  update(key: string, value: Buffer, expectedModRevision: number, options?: PutOptions): Promise<number> {
+    const x = this.expiresAt(options);
     return this.write(key, () => {
       const cur = this.checkCurrent(key, expectedModRevision);
       if (!('m' in cur)) return cur;
       const rev = this.nextRevision();
-      this.tables.state.put(key, { v: value, c: cur.c, m: rev });
+      this.tables.state.put(key, { v: value, c: cur.c, m: rev, ...this.indexExpiry(key, cur.x, x) });
       this.tables.log.put(rev, { k: key, c: cur.c, pm: cur.m });
       this.tables.logValues.put(rev, { v: value, pv: cur.v });
       const event: StorageEvent = { type: 'put', key, value, modRevision: rev, createRevision: cur.c, prevValue: cur.v, prevModRevision: cur.m };
@@ -123,12 +144,7 @@ export class LmdbStorage implements StoragePort {
     return this.write(key, () => {
       const cur = this.checkCurrent(key, expectedModRevision);
       if (!('m' in cur)) return cur;
-      const rev = this.nextRevision();
-      this.tables.state.remove(key);
-      this.tables.log.put(rev, { k: key, d: 1, c: cur.c, pm: cur.m });
-      this.tables.logValues.put(rev, { pv: cur.v });
-      const event: StorageEvent = { type: 'delete', key, modRevision: rev, createRevision: cur.c, prevValue: cur.v, prevModRevision: cur.m };
-      return { ok: true, event };
+      return { ok: true, event: this.removeKey(key, cur) };
     });
   }
 
@@ -152,6 +168,7 @@ export class LmdbStorage implements StoragePort {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.timer);
+    clearInterval(this.expiryTimer);
     this.hub.close();
     await this.compacting;
     await this.env.close();
@@ -196,6 +213,64 @@ export class LmdbStorage implements StoragePort {
     this.maybeAutoCompact(outcome.event.modRevision);
     if (this.options.durableWrites !== false) await this.env.flushed;
     return outcome.event.modRevision;
+  }
+
+  /** Called inside a write transaction: the deletion of a live key as a log entry. */
+  private removeKey(key: string, cur: StateRecord): StorageEvent {
+    const rev = this.nextRevision();
+    this.tables.state.remove(key);
+    if (cur.x !== undefined) this.expiry.remove([cur.x, key]);
+    this.tables.log.put(rev, { k: key, d: 1, c: cur.c, pm: cur.m });
+    this.tables.logValues.put(rev, { pv: cur.v });
+    return { type: 'delete', key, modRevision: rev, createRevision: cur.c, prevValue: cur.v, prevModRevision: cur.m };
+  }
+
+  private expiresAt(options: PutOptions | undefined): number | undefined {
+    return options?.ttlSeconds ? (this.options.now ?? Date.now)() + options.ttlSeconds * 1000 : undefined;
+  }
+
+  /** Called inside a write transaction: moves the key's expiry index entry; returns the state field. */
+  private indexExpiry(key: string, old: number | undefined, next: number | undefined): { x?: number } {
+    if (old !== undefined && old !== next) this.expiry.remove([old, key]);
+    if (next === undefined) return {};
+    this.expiry.put([next, key], 1);
+    return { x: next };
+  }
+
+  /** Deletes keys whose expiry time has passed, oldest first, a chunk per run. */
+  private async expireDue(): Promise<void> {
+    if (this.sweeping || this.closed) return;
+    this.sweeping = true;
+    try {
+      const now = (this.options.now ?? Date.now)();
+      const due = [...this.expiry.getKeys({ end: [now + 1], limit: EXPIRE_CHUNK })] as ExpiryKey[];
+      await Promise.all(due.map(([x, key]) => this.expire(key, x)));
+    } catch {
+      // A failed sweep (e.g. closing) leaves the entries for the next one.
+    } finally {
+      this.sweeping = false;
+    }
+  }
+
+  /** Removes the key if it still carries this expiry (a later write may have renewed or cleared it). */
+  private async expire(key: string, x: number): Promise<void> {
+    let event: StorageEvent | undefined;
+    try {
+      event = await this.env.transaction(() => {
+        const cur = this.tables.state.get(key);
+        if (!cur || cur.x !== x) {
+          this.expiry.remove([x, key]);
+          return undefined;
+        }
+        return this.removeKey(key, cur);
+      });
+    } catch (err) {
+      this.hub.reset(readRevisions(this.tables).current);
+      throw err;
+    }
+    if (!event) return;
+    this.hub.committed(event);
+    this.maybeAutoCompact(event.modRevision);
   }
 
   private checkCurrent(key: string, expected: number): StateRecord | { ok: false; error: StorageError } {
