@@ -48,6 +48,36 @@ export interface Strategy {
   validateUpdate(obj: KObject, old: KObject, ctx: StrategyContext): Errors;
   /** Reshape stored values into canonical form (e.g. quantities) before persisting. */
   canonicalize?(obj: KObject): void;
+  /** Kind-level finalizers on top of metadata.finalizers (see DeletionRules). */
+  deletion?: DeletionRules;
+}
+
+/**
+ * Deletion held by the kind itself, as upstream's Namespace REST Delete and
+ * ShouldDeleteNamespaceDuringUpdate do with spec.finalizers: while
+ * `holds(obj)`, an object whose deletion was requested is kept (DELETE
+ * answers with it unchanged, and a write that empties metadata.finalizers
+ * does not remove it).
+ */
+export interface DeletionRules {
+  holds(obj: KObject): boolean;
+  /** The first DELETE only marks the object (deletionTimestamp, no grace period), whatever holds it. */
+  markFirst?: boolean;
+  /** Changes made to the object when the first DELETE marks it (e.g. status.phase = Terminating). */
+  onMark?(obj: KObject): void;
+}
+
+/**
+ * A kind whose objects live in another kind's storage, converted on the way
+ * in and out (upstream stores events.k8s.io/v1 Events as core v1 Events).
+ */
+export interface StoredAs {
+  group: string;
+  plural: string;
+  /** This kind's object in the stored kind's form. */
+  toStorage(obj: KObject): KObject;
+  /** A stored object in this kind's form. */
+  fromStorage(obj: KObject): KObject;
 }
 
 /** A subresource whose writes replace part of the object (status, approval). */
@@ -117,6 +147,12 @@ export interface ResourceDefinition {
   admit?: AdmissionCheck;
   /** Validates metadata.name; returns messages (empty when valid). */
   validateName(name: string, prefix: boolean): string[];
+  /** Kept in another kind's storage (keys and stored form are that kind's). */
+  storedAs?: StoredAs;
+  /** DELETE on the collection is served (default true; upstream serves none for namespaces). */
+  deleteCollection?: boolean;
+  /** The 400 message for a field selector on an unknown field, where the kind has its own (upstream's label conversion). */
+  unknownFieldSelectorMessage?(field: string): string;
 }
 
 export function apiVersionOf(def: Pick<ResourceDefinition, 'group' | 'version'>): string {

@@ -1,13 +1,18 @@
 /**
  * Objects are stored as JSON without metadata.resourceVersion; the revision
- * of the key is injected on every read, so it can never be stale.
+ * of the key is injected on every read, so it can never be stale. A kind
+ * stored as another (ResourceDefinition.storedAs) is converted both ways.
  */
 import type { KeyValue } from '../ports/storage.port';
 import type { KObject } from '../machinery/object';
+import type { ResourceDefinition } from '../machinery/resource-definition';
 
-export function encodeForStorage(obj: KObject): Buffer {
+type Stored = Pick<ResourceDefinition, 'storedAs'>;
+
+export function encodeForStorage(def: Stored, obj: KObject): Buffer {
   const { resourceVersion: _rv, selfLink: _sl, ...meta } = obj.metadata;
-  return Buffer.from(JSON.stringify({ ...obj, metadata: meta }));
+  const plain = { ...obj, metadata: meta };
+  return Buffer.from(JSON.stringify(def.storedAs ? def.storedAs.toStorage(plain) : plain));
 }
 
 /** A stored value that does not decode; worded as upstream's corrupt-object StorageError. */
@@ -23,7 +28,7 @@ export class CorruptObjectError extends Error {
   }
 }
 
-export function decodeStored(value: Buffer, modRevision: number, key = ''): KObject {
+export function decodeStored(def: Stored, value: Buffer, modRevision: number, key = ''): KObject {
   let obj: KObject;
   try {
     obj = JSON.parse(value.toString('utf8')) as KObject;
@@ -33,10 +38,11 @@ export function decodeStored(value: Buffer, modRevision: number, key = ''): KObj
   if (typeof obj !== 'object' || obj === null || typeof obj.metadata !== 'object' || obj.metadata === null) {
     throw new CorruptObjectError(key, new Error('not an object with metadata'), modRevision);
   }
+  if (def.storedAs) obj = def.storedAs.fromStorage(obj);
   obj.metadata.resourceVersion = String(modRevision);
   return obj;
 }
 
-export function decodeKeyValue(kv: KeyValue): KObject {
-  return decodeStored(kv.value, kv.modRevision, kv.key);
+export function decodeKeyValue(def: Stored, kv: KeyValue): KObject {
+  return decodeStored(def, kv.value, kv.modRevision, kv.key);
 }

@@ -5,6 +5,7 @@ import type { CryptoPort } from '../ports/crypto.port';
 import type { FeatureGates } from '../machinery/feature-gates';
 import { alwaysAllow, type AuthorizerPort } from '../ports/authorizer.port';
 import type { ResourceDefinition, StrategyContext, UserInfo } from '../machinery/resource-definition';
+import type { AdmissionChain } from './admission-chain';
 
 export interface RegistryDeps {
   storage: StoragePort;
@@ -13,6 +14,10 @@ export interface RegistryDeps {
   gates: FeatureGates;
   /** Permission checks of admission; AlwaysAllow when not given. */
   authorizer?: AuthorizerPort;
+  /** Seconds after its last write that an object of this kind expires (undefined: never), e.g. --event-ttl. */
+  ttlSeconds?: (def: ResourceDefinition) => number | undefined;
+  /** Admission plugins run on every write (the composition root chooses them). */
+  admission?: AdmissionChain;
 }
 
 export function strategyContext(deps: RegistryDeps, user: UserInfo): StrategyContext {

@@ -49,7 +49,7 @@ export async function deleteObject(store: ResourceStore, namespace: string | und
     if (!current) throw errors.notFound(ref, name);
     let old: KObject;
     try {
-      old = decodeKeyValue(current);
+      old = decodeKeyValue(def, current);
     } catch (e) {
       if (!(e instanceof CorruptObjectError)) throw e;
       if (!opts.ignoreStoreReadErrorWithClusterBreakingPotential) throw errors.internal(e.message);
@@ -66,6 +66,17 @@ export async function deleteObject(store: ResourceStore, namespace: string | und
       ]);
     }
     checkPreconditions(def.kind, def.group, name, old, opts);
+    await store.admitDelete(old, opts);
+
+    const kindRules = def.strategy.deletion;
+    const firstRequest = !old.metadata.deletionTimestamp;
+    if (kindRules?.markFirst && firstRequest) {
+      const marked = await markForKind(store, key, current, old, opts);
+      if (marked) return marked;
+      continue;
+    }
+    // Still held by the kind (e.g. a namespace whose content is being removed): nothing to do yet.
+    if (kindRules?.holds(old) && !firstRequest) return { code: 200, body: old, object: old, deleted: false };
 
     const finalizers = gcFinalizers(old.metadata.finalizers ?? [], opts);
     if (finalizers.length > 0) {
@@ -80,8 +91,8 @@ export async function deleteObject(store: ResourceStore, namespace: string | und
       obj.metadata.deletionGracePeriodSeconds = 0;
       const code = opts.orphanDependents === false ? 202 : 200;
       if (opts.dryRun) return { code, body: obj, object: obj, deleted: false };
-      const encoded = encodeForStorage(obj);
-      if (encoded.equals(encodeForStorage(old))) return { code, body: old, object: old, deleted: false };
+      const encoded = encodeForStorage(def, obj);
+      if (encoded.equals(encodeForStorage(def, old))) return { code, body: old, object: old, deleted: false };
       try {
         const rev = await storage.update(key, encoded, current.modRevision);
         obj.metadata.resourceVersion = String(rev);
@@ -106,6 +117,34 @@ export async function deleteObject(store: ResourceStore, namespace: string | und
     }
   }
   throw errors.conflict(ref, name, 'too many concurrent updates; please try again');
+}
+
+/**
+ * The first DELETE of a kind whose deletion it holds itself (upstream's
+ * Namespace REST Delete): set deletionTimestamp without a grace period, let
+ * the kind mark it (status.phase), apply the propagation policy's
+ * finalizers, and keep the object. Undefined when a concurrent write won.
+ */
+async function markForKind(store: ResourceStore, key: string, current: KeyValue, old: KObject, opts: DeleteOptions): Promise<DeleteResult | undefined> {
+  const { def } = store;
+  const obj = structuredClone(old);
+  obj.metadata.deletionTimestamp = timestamp(store.now());
+  def.strategy.deletion!.onMark?.(obj);
+  const held = old.metadata.finalizers ?? [];
+  const finalizers = gcFinalizers(held, opts);
+  if (finalizers !== held) {
+    if (finalizers.length) obj.metadata.finalizers = finalizers;
+    else delete obj.metadata.finalizers;
+  }
+  if (opts.dryRun) return { code: 200, body: obj, object: obj, deleted: false };
+  try {
+    const rev = await store.storage.update(key, encodeForStorage(def, obj), current.modRevision, store.putOptions());
+    obj.metadata.resourceVersion = String(rev);
+    return { code: 200, body: obj, object: obj, deleted: false };
+  } catch (e) {
+    if (e instanceof RevisionMismatchError || e instanceof KeyNotFoundError) return undefined;
+    throw e;
+  }
 }
 
 /**

@@ -2,11 +2,13 @@
  * Storage keys: `/<group>/<plural>/<namespace>/<name>`, with no group segment
  * for the core group (as upstream writes `/registry/configmaps/...`) and no
  * namespace segment for cluster-scoped kinds. The adapter adds --etcd-prefix.
+ * A kind stored as another (ResourceDefinition.storedAs) uses that kind's keys.
  */
 import type { ResourceDefinition } from '../machinery/resource-definition';
 
-export function resourcePrefix(def: Pick<ResourceDefinition, 'group' | 'plural'>): string {
-  return def.group ? `/${def.group}/${def.plural}/` : `/${def.plural}/`;
+export function resourcePrefix(def: Pick<ResourceDefinition, 'group' | 'plural' | 'storedAs'>): string {
+  const { group, plural } = def.storedAs ?? def;
+  return group ? `/${group}/${plural}/` : `/${plural}/`;
 }
 
 /** Prefix of a list: the whole resource, or one namespace of it. */

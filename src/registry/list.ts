@@ -54,7 +54,7 @@ export async function listFromStorage(def: ResourceDefinition, storage: StorageP
       for (let i = 0; i < page.items.length; i++) {
         const kv = page.items[i];
         lastKey = kv.key;
-        const obj = decodeOrSkip(kv);
+        const obj = decodeOrSkip(def, kv);
         if (!obj) continue;
         if (!req.predicate.matches(obj)) continue;
         items.push(obj);
@@ -97,9 +97,9 @@ export async function listFromStorage(def: ResourceDefinition, storage: StorageP
  * ignoreStoreReadErrorWithClusterBreakingPotential=true removes it.
  * (Upstream instead fails the whole list with a StoreReadError.)
  */
-function decodeOrSkip(kv: KeyValue): KObject | undefined {
+function decodeOrSkip(def: ResourceDefinition, kv: KeyValue): KObject | undefined {
   try {
-    return decodeKeyValue(kv);
+    return decodeKeyValue(def, kv);
   } catch (e) {
     if (e instanceof CorruptObjectError) return undefined;
     throw e;

@@ -56,6 +56,7 @@ export function compilePredicate(def: ResourceDefinition, labelSelector?: string
   let namespace: string | undefined;
   for (const r of fields?.requirements ?? []) {
     if (!getters[r.field]) {
+      if (def.unknownFieldSelectorMessage) throw errors.badRequest(def.unknownFieldSelectorMessage(r.field));
       const known = Object.keys(getters).map((k) => JSON.stringify(k)).join(', ');
       throw errors.badRequest(`"${r.field}" is not a known field selector: only ${known}`);
     }

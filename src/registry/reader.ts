@@ -34,7 +34,7 @@ export class StorageReadPath implements ReadPath {
   constructor(
     private readonly storage: StoragePort,
     private readonly key: (def: ResourceDefinition, ns: string | undefined, name: string) => string,
-    private readonly decode: (kv: KeyValue) => KObject,
+    private readonly decode: (def: ResourceDefinition, kv: KeyValue) => KObject,
     private readonly gates?: FeatureGates,
   ) {}
 
@@ -45,7 +45,7 @@ export class StorageReadPath implements ReadPath {
       const current = await this.storage.currentRevision();
       if (min > current) throw errors.tooLargeResourceVersion(min, current, 0);
     }
-    return kv ? this.decode(kv) : undefined;
+    return kv ? this.decode(def, kv) : undefined;
   }
 
   async list(def: ResourceDefinition, opts: ListOptions): Promise<KList> {

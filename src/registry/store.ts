@@ -8,7 +8,7 @@ import { errors } from '../machinery/status';
 import { RenderedValue } from '../machinery/field-errors';
 import { KObject, deepEqual } from '../machinery/object';
 import { ResourceDefinition } from '../machinery/resource-definition';
-import { KeyExistsError, KeyNotFoundError, KeyValue, RevisionMismatchError } from '../ports/storage.port';
+import { KeyExistsError, KeyNotFoundError, KeyValue, PutOptions, RevisionMismatchError } from '../ports/storage.port';
 import {
   bumpGeneration,
   carrySystemFields,
@@ -25,6 +25,7 @@ import { RegistryDeps, resourceRef, strategyContext, timestamp } from './context
 import { objectKey } from './keys';
 import { generateName, generateNameAttempts } from './names';
 import { WriteOptions } from './request';
+import type { AdmissionAttributes } from './admission-chain';
 import { ignoreManagedFieldsTimestamps, recordManagedFields } from './managed-fields';
 import { isResetManagedFields } from '../machinery/managed-fields';
 
@@ -60,6 +61,29 @@ export class ResourceStore {
     return objectKey(this.def, namespace, name);
   }
 
+  /** Both admission phases of a DELETE of `old` (admission cannot change what a delete does). */
+  async admitDelete(old: KObject, opts: WriteOptions): Promise<void> {
+    const admission = this.deps.admission;
+    if (!admission) return;
+    const attributes: AdmissionAttributes = {
+      operation: 'DELETE',
+      definition: this.def,
+      namespace: old.metadata.namespace,
+      name: old.metadata.name ?? '',
+      oldObject: old,
+      user: opts.user,
+      dryRun: opts.dryRun,
+    };
+    await admission.admit(attributes);
+    await admission.validate(attributes);
+  }
+
+  /** Every write of a kind with a TTL (events) renews it, as upstream's TTLFunc. */
+  putOptions(): PutOptions | undefined {
+    const ttlSeconds = this.deps.ttlSeconds?.(this.def);
+    return ttlSeconds ? { ttlSeconds } : undefined;
+  }
+
   async getRaw(namespace: string | undefined, name: string): Promise<KeyValue | undefined> {
     return this.deps.storage.get(this.key(namespace, name));
   }
@@ -67,7 +91,7 @@ export class ResourceStore {
   async get(namespace: string | undefined, name: string): Promise<KObject> {
     const kv = await this.getRaw(namespace, name);
     if (!kv) throw errors.notFound(this.ref, name);
-    return decodeKeyValue(kv);
+    return decodeKeyValue(this.def, kv);
   }
 
   async create(namespace: string | undefined, obj: KObject, opts: WriteOptions): Promise<KObject> {
@@ -80,6 +104,17 @@ export class ResourceStore {
       delete meta[f];
     }
     reconcileNamespace(def, obj, namespace);
+    const admission = this.deps.admission;
+    const attributes = (): AdmissionAttributes => ({
+      operation: 'CREATE',
+      definition: def,
+      namespace: meta.namespace,
+      name: meta.name ?? '',
+      object: obj,
+      user: opts.user,
+      dryRun: opts.dryRun,
+    });
+    await admission?.admit(attributes());
     meta.uid = randomUUID();
     meta.creationTimestamp = timestamp(this.deps.clock.now());
     if (def.usesGeneration) meta.generation = 1;
@@ -96,6 +131,7 @@ export class ResourceStore {
     def.strategy.canonicalize?.(obj);
     shapeAsStored(def, obj);
     recordManagedFields(def, obj, undefined, opts, this.deps.clock.now());
+    await admission?.validate(attributes());
 
     for (let attempt = 1; ; attempt++) {
       const key = this.key(meta.namespace, meta.name!);
@@ -105,7 +141,7 @@ export class ResourceStore {
           if (existing) throw new KeyExistsError(key);
           return obj;
         }
-        const rev = await this.deps.storage.create(key, encodeForStorage(obj));
+        const rev = await this.deps.storage.create(key, encodeForStorage(def, obj), this.putOptions());
         meta.resourceVersion = String(rev);
         return obj;
       } catch (e) {
@@ -116,7 +152,7 @@ export class ResourceStore {
         }
         if (generate) throw errors.generateNameExhausted(this.ref, meta.name!);
         const existing = await this.deps.storage.get(key);
-        const beingDeleted = !!(existing && safeDecode(existing)?.metadata.deletionTimestamp);
+        const beingDeleted = !!(existing && safeDecode(def, existing)?.metadata.deletionTimestamp);
         throw errors.alreadyExists(this.ref, meta.name!, beingDeleted);
       }
     }
@@ -178,7 +214,7 @@ export class ResourceStore {
           throw e;
         }
       }
-      const old = decodeKeyValue(current);
+      const old = decodeKeyValue(def, current);
       const obj = await produce(structuredClone(old));
       checkTypeMeta(def, obj);
       const rv = obj.metadata.resourceVersion;
@@ -191,6 +227,18 @@ export class ResourceStore {
         );
       }
       carrySystemFields(obj, old);
+      const attributes: AdmissionAttributes = {
+        operation: 'UPDATE',
+        definition: def,
+        namespace: obj.metadata.namespace,
+        name,
+        subresource,
+        object: obj,
+        oldObject: old,
+        user: opts.user,
+        dryRun: opts.dryRun,
+      };
+      await this.deps.admission?.admit(attributes);
       if (subresource) {
         const sub = def.subresources[subresource];
         if (sub.resetObjectMeta) resetObjectMetaForStatus(obj, old);
@@ -208,20 +256,22 @@ export class ResourceStore {
       // Compared in stored shape, so an empty map that Go leaves out is no spec change (as Semantic.DeepEqual).
       if (!subresource) bumpGeneration(def, obj, old);
       recordManagedFields(def, obj, old, opts, this.deps.clock.now(), subresource);
+      await this.deps.admission?.validate(attributes);
       obj.metadata.resourceVersion = old.metadata.resourceVersion;
       ignoreManagedFieldsTimestamps(obj, old);
 
-      const finalizing = !!obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length);
-      const encoded = encodeForStorage(obj);
+      // The last finalizer is gone: the object goes, unless the kind itself still holds it.
+      const finalizing = !!obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length) && !def.strategy.deletion?.holds(obj);
+      const encoded = encodeForStorage(def, obj);
       // Unchanged content (key order aside) is not written: no new resourceVersion, no watch event.
-      if (!finalizing && sameStored(encoded, encodeForStorage(old))) return { object: old, created: false };
+      if (!finalizing && sameStored(encoded, encodeForStorage(def, old))) return { object: old, created: false };
       if (opts.dryRun) return { object: obj, created: false };
       try {
         if (finalizing) {
           await this.deps.storage.delete(key, current.modRevision);
           return { object: obj, created: false };
         }
-        const rev = await this.deps.storage.update(key, encoded, current.modRevision);
+        const rev = await this.deps.storage.update(key, encoded, current.modRevision, this.putOptions());
         obj.metadata.resourceVersion = String(rev);
         return { object: obj, created: false };
       } catch (e) {
@@ -247,9 +297,9 @@ function resetManagedFieldsRequest(obj: KObject): void {
   if (isResetManagedFields(obj.metadata.managedFields)) obj.metadata.managedFields = [];
 }
 
-function safeDecode(kv: KeyValue): KObject | undefined {
+function safeDecode(def: ResourceDefinition, kv: KeyValue): KObject | undefined {
   try {
-    return decodeKeyValue(kv);
+    return decodeKeyValue(def, kv);
   } catch {
     return undefined;
   }

@@ -97,7 +97,7 @@ describe.each(backends)('list and get from the watch cache (%s)', (backend) => {
   test('a consistent list sees a write that bypassed this server (another replica)', async () => {
     const key = `/configmaps/${ns}/direct`;
     const obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'direct', namespace: ns, uid: 'u-direct', creationTimestamp: '2024-01-01T00:00:00Z' } };
-    const rev = await s.storage.create(key, encodeForStorage(obj));
+    const rev = await s.storage.create(key, encodeForStorage({}, obj));
     const r = await call(s.url, 'GET', base);
     expect(r.json.items.map((i: any) => i.metadata.name)).toContain('direct');
     expect(Number(r.json.metadata.resourceVersion)).toBeGreaterThanOrEqual(rev);

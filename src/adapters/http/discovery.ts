@@ -9,7 +9,8 @@ import { ResourceDefinition } from '../../machinery/resource-definition';
 import { errors } from '../../machinery/status';
 import { send, sendError } from './respond';
 
-const mainVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+const mainVerbs = (def: ResourceDefinition) => (def.deleteCollection === false ? allVerbs.filter((v) => v !== 'deletecollection') : allVerbs);
 
 /** A resource discovery lists beside the stored kinds: answered, not stored (the access reviews). */
 export type DiscoveryOnly = Pick<ResourceDefinition, 'group' | 'version' | 'kind' | 'plural' | 'singular' | 'namespaced' | 'shortNames' | 'categories' | 'subresources'> & {
@@ -19,7 +20,7 @@ export type DiscoveryOnly = Pick<ResourceDefinition, 'group' | 'version' | 'kind
 type Discoverable = ResourceDefinition | DiscoveryOnly;
 
 function verbsOf(def: Discoverable): string[] {
-  return 'verbs' in def ? def.verbs : mainVerbs;
+  return 'verbs' in def ? def.verbs : mainVerbs(def);
 }
 
 function groupsOf(defs: Discoverable[]): Map<string, Map<string, Discoverable[]>> {

@@ -135,7 +135,7 @@ function pathsFor(def: ResourceDefinition, flavor: Flavor, patchTypes: string[])
   out[collection] = {
     get: operation(def, 'list', flavor, { params: listParams(flavor), response: list }),
     post: operation(def, 'post', flavor, { body: bodyTypes, params: writeParams(flavor), response: def.schemaRoot.name }),
-    delete: operation(def, 'deletecollection', flavor, { params: listParams(flavor), response: 'Status' }),
+    ...(def.deleteCollection === false ? {} : { delete: operation(def, 'deletecollection', flavor, { params: listParams(flavor), response: 'Status' }) }),
     parameters: pathParams(collection, flavor),
   };
   const item = toTemplate(p.item);

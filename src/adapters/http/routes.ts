@@ -57,7 +57,9 @@ function groupRouter(defs: ResourceDefinition[], root: string, deps: HandlerDeps
     const h = resourceHandlers(def, deps);
     const p = resourcePaths(def);
     const deny = notAllowed(def);
-    router.route(rel(p.collection)).get(h.list).post(h.create).delete(h.removeCollection).all(deny);
+    const collection = router.route(rel(p.collection)).get(h.list).post(h.create);
+    if (def.deleteCollection !== false) collection.delete(h.removeCollection);
+    collection.all(deny);
     if (p.allNamespaces) router.route(rel(p.allNamespaces)).get(h.list).all(deny);
     router.route(rel(p.watchCollection)).get(h.list).all(deny);
     if (p.watchAllNamespaces) router.route(rel(p.watchAllNamespaces)).get(h.list).all(deny);

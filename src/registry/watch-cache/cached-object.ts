@@ -70,7 +70,7 @@ export class CachedObject {
 
 /** Builds the cached form of a stored value; throws CorruptObjectError on bad bytes. */
 export function cacheObject(def: ResourceDefinition, key: string, value: Buffer, rev: number): CachedObject {
-  const obj = decodeStored(value, rev, key);
+  const obj = decodeStored(def, value, rev, key);
   let fields = noFields;
   const extra = Object.entries(def.fieldSelectors);
   if (extra.length) {
