@@ -14,6 +14,7 @@ import { podCertificateRequestDefinition } from './pod-certificate-request';
 import { clusterTrustBundleDefinition } from './cluster-trust-bundle';
 import { podDisruptionBudgetDefinition } from './pod-disruption-budget';
 import { workloadDefinition } from './workload';
+import { namespaceDefinition } from './namespace';
 
 export const allDefinitions: ResourceDefinition[] = [
   configMapDefinition,
@@ -30,4 +31,5 @@ export const allDefinitions: ResourceDefinition[] = [
   clusterTrustBundleDefinition,
   podDisruptionBudgetDefinition,
   workloadDefinition,
+  namespaceDefinition,
 ];

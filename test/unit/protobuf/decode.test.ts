@@ -63,6 +63,14 @@ describe('decodeKubernetesProtobuf: bodies captured from kubectl 1.32', () => {
     });
   });
 
+  it('create namespace', () => {
+    expect(decode(KUBECTL_BODIES.namespace)).toEqual({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      object: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'demo-ns' }, spec: {}, status: {} },
+    });
+  });
+
   it('create configmap --dry-run=server -n kube-system', () => {
     expect(decode(KUBECTL_BODIES.configMapDryRun).object).toEqual({
       apiVersion: 'v1',

@@ -20,4 +20,6 @@ export const KUBECTL_BODIES = {
   /** kubectl create clusterrolebinding read-metrics --clusterrole=metrics-reader --user=bob --serviceaccount=monitoring:prometheus */
   clusterRoleBinding:
     'azhzAAoyChxyYmFjLmF1dGhvcml6YXRpb24uazhzLmlvL3YxEhJDbHVzdGVyUm9sZUJpbmRpbmcSrgEKHAoMcmVhZC1tZXRyaWNzEgAaACIAKgAyADgAQgASKAoEVXNlchIZcmJhYy5hdXRob3JpemF0aW9uLms4cy5pbxoDYm9iIgASKgoOU2VydmljZUFjY291bnQSABoKcHJvbWV0aGV1cyIKbW9uaXRvcmluZxo4ChlyYmFjLmF1dGhvcml6YXRpb24uazhzLmlvEgtDbHVzdGVyUm9sZRoObWV0cmljcy1yZWFkZXIaACIA',
+  /** kubectl create namespace demo-ns */
+  namespace: 'azhzAAoPCgJ2MRIJTmFtZXNwYWNlEh8KFwoHZGVtby1ucxIAGgAiACoAMgA4AEIAEgAaAgoAGgAiAA==',
 };

@@ -87,6 +87,20 @@ const coreTypes = {
     binaryData: map(3, 'bytes'),
     immutable: ptr(4, 'bool'),
   }),
+  NamespaceSpec: msg({ finalizers: list(1, 'string') }),
+  NamespaceCondition: msg({
+    type: f(1, 'string'),
+    status: f(2, 'string'),
+    lastTransitionTime: f(4, `.${META}.Time`),
+    reason: f(5, 'string'),
+    message: f(6, 'string'),
+  }),
+  NamespaceStatus: msg({ phase: f(1, 'string'), conditions: list(2, 'NamespaceCondition') }),
+  Namespace: msg({
+    metadata: f(1, `.${META}.ObjectMeta`),
+    spec: f(2, 'NamespaceSpec'),
+    status: f(3, 'NamespaceStatus'),
+  }),
   ServiceAccount: msg({
     metadata: f(1, `.${META}.ObjectMeta`),
     secrets: list(2, 'ObjectReference'),
@@ -195,6 +209,7 @@ export const PROTOBUF_KINDS: Readonly<Record<string, string>> = {
       ['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding'].map((kind) => [`${gv}/${kind}`, `${RBAC}.${kind}`]),
     ),
   ),
+  'v1/Namespace': `${CORE}.Namespace`,
 };
 
 /** Messages whose JSON form is their one repeated field (Go's `type ExtraValue []string`). */
