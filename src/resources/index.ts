@@ -15,6 +15,7 @@ import { clusterTrustBundleDefinition } from './cluster-trust-bundle';
 import { podDisruptionBudgetDefinition } from './pod-disruption-budget';
 import { workloadDefinition } from './workload';
 import { namespaceDefinition } from './namespace';
+import { coreEventDefinition, eventsEventDefinition } from './event';
 
 export const allDefinitions: ResourceDefinition[] = [
   configMapDefinition,
@@ -32,4 +33,6 @@ export const allDefinitions: ResourceDefinition[] = [
   podDisruptionBudgetDefinition,
   workloadDefinition,
   namespaceDefinition,
+  coreEventDefinition,
+  eventsEventDefinition,
 ];

@@ -7,7 +7,7 @@ import type { KObject } from '../../machinery/object';
 import type { Strategy, StrategyContext } from '../../machinery/resource-definition';
 import { errors } from '../../machinery/status';
 import { LeaseSpecObject, validateLease, validateLeaseUpdate } from './lease.validation';
-import { MicroTimeError, formatMicroTime, parseMicroTime } from './micro-time';
+import { MicroTimeError, formatMicroTime, parseMicroTime } from '../../machinery/micro-time';
 
 const GATE = 'CoordinatedLeaderElection';
 const gatedFields = ['strategy', 'preferredHolder'] as const;

@@ -4,7 +4,7 @@ import { errorText, FieldError } from '../../../src/machinery/field-errors';
 import type { KObject } from '../../../src/machinery/object';
 import { ApiError } from '../../../src/machinery/status';
 import { leaseDefinition } from '../../../src/resources/lease';
-import { formatMicroTime, parseMicroTime } from '../../../src/resources/lease/micro-time';
+import { formatMicroTime, parseMicroTime } from '../../../src/machinery/micro-time';
 import { fixedNow, strategyContext } from '../../support/strategy-context';
 
 const ctx = strategyContext();

@@ -103,3 +103,8 @@ export function formatMicroTime(t: MicroTime): string {
     `T${pad(d.getUTCHours(), 2)}:${pad(d.getUTCMinutes(), 2)}:${pad(d.getUTCSeconds(), 2)}.${pad(micros, 6)}Z`
   );
 }
+
+/** RFC 3339 in UTC at second precision, as metav1.Time marshals (the fraction is dropped). */
+export function formatTime(t: MicroTime): string {
+  return formatMicroTime(t).replace(/\.\d{6}Z$/, 'Z');
+}
