@@ -36,6 +36,10 @@ import { serviceAccountAuthenticator, type UidLookup } from './auth/authn/servic
 import { AuditTrail } from './auth/audit/trail';
 import { reconcileBootstrapPolicy } from './auth/bootstrap';
 import { startClusterRoleAggregation } from './controllers/clusterrole-aggregation/controller';
+import { startNamespaceController } from './controllers/namespace/namespace-controller';
+import { startSystemNamespaces } from './controllers/system-namespaces';
+import { admissionChain, DEFAULT_ADMISSION_PLUGINS, type AdmissionPluginName } from './admission';
+import { eventDefinitions } from './resources/event';
 import { errors } from './machinery/status';
 import { accessFilter } from './adapters/http/access-filter';
 import { authRouter, reviewDiscovery } from './adapters/http/auth-routes';
@@ -69,6 +73,10 @@ export interface AssembleOptions {
   security?: Partial<SecurityOptions>;
   /** Serving certificate and client CA; without it there is no HTTPS server. */
   tls?: TlsMaterial;
+  /** --event-ttl in seconds (default one hour). */
+  eventTtlSeconds?: number;
+  /** Admission plugins in running order (default: NamespaceAutoProvision, NamespaceLifecycle). */
+  admissionPlugins?: readonly AdmissionPluginName[];
 }
 
 export interface Assembled {
@@ -156,9 +164,18 @@ export function assemble(opts: AssembleOptions): Assembled {
   const watch = new WatchStreamServer(cache, opts.watchStream);
   const security = { ...defaultSecurity, ...opts.security };
   const authorizer = security.authorizationMode === 'AlwaysAllow' ? alwaysAllow : new RbacAuthorizer(rbacSources(cache, definitions));
-  const registry = new Registry(
+  const eventTtl = opts.eventTtlSeconds ?? 3600;
+  const registry: Registry = new Registry(
     definitions,
-    { storage, clock: systemClock, crypto: new WebCryptoAdapter(), gates, authorizer },
+    {
+      storage,
+      clock: systemClock,
+      crypto: new WebCryptoAdapter(),
+      gates,
+      authorizer,
+      ttlSeconds: (def) => (eventDefinitions.includes(def) ? eventTtl : undefined),
+      admission: admissionChain(opts.admissionPlugins ?? DEFAULT_ADMISSION_PLUGINS, () => registry),
+    },
     new CachedReadPath(cache, storage),
   );
   const lookup = uidLookup(cache, definitions);
@@ -174,6 +191,8 @@ export function assemble(opts: AssembleOptions): Assembled {
   const compactor = startCompactor(storage, (opts.compactionIntervalSeconds ?? 0) * 1000, (msg, extra) => log('info', msg, extra));
   // No kube-controller-manager here: a built-in controller finishes Orphan/Foreground deletions.
   const gcFinalizers = startGcFinalizers(registry, storage, log);
+  const namespaceController = startNamespaceController(registry, log);
+  const systemNamespaces = startSystemNamespaces(registry, log);
   const patchContentTypes = [
     'application/json-patch+json',
     'application/merge-patch+json',
@@ -193,6 +212,7 @@ export function assemble(opts: AssembleOptions): Assembled {
         { name: 'ping', check: () => true },
         storageCheck,
         { name: 'watch-cache', check: () => cache.ready() },
+        { name: 'poststarthook/start-system-namespaces-controller', check: () => systemNamespaces.ready() },
         { name: 'shutdown', check: () => !shuttingDown },
       ],
     },
@@ -239,6 +259,8 @@ export function assemble(opts: AssembleOptions): Assembled {
       shuttingDown = true;
       compactor.stop();
       gcFinalizers.stop();
+      namespaceController.stop();
+      systemNamespaces.stop();
       bootstrap.stop();
       aggregation.stop();
       watch.closeAll();
@@ -300,6 +322,8 @@ async function main(): Promise<void> {
     watchStream: { minRequestTimeoutSeconds: config.minRequestTimeoutSeconds },
     security,
     tls,
+    eventTtlSeconds: config.eventTtlSeconds,
+    admissionPlugins: config.admissionPlugins,
   });
   const securePort = await listen(assembled.secureServer!, config.securePort, config.bindAddress);
   const url = serverUrl(config, securePort);

@@ -3,6 +3,7 @@
  * `npm start -- --secure-port 7443 --etcd-servers=http://127.0.0.1:2379`.
  */
 import { FeatureGates } from '../machinery/feature-gates';
+import { AdmissionConfigError, selectAdmissionPlugins, type AdmissionPluginName } from '../admission/plugin-names';
 
 export interface ServerConfig {
   bindAddress: string;
@@ -36,6 +37,10 @@ export interface ServerConfig {
   auditLogMaxBackup: number;
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
+  /** Events expire this long after their last write. */
+  eventTtlSeconds: number;
+  /** Admission plugins in running order (--enable-admission-plugins / --disable-admission-plugins). */
+  admissionPlugins: AdmissionPluginName[];
 }
 
 const usage = `Usage: node dist/main.js [flags]
@@ -66,6 +71,10 @@ const usage = `Usage: node dist/main.js [flags]
   --audit-log-maxbackup N            rotated files to keep (default 10; 0 = all)
   --max-requests-inflight N          concurrent non-mutating requests before 429 (default 400)
   --max-mutating-requests-inflight N concurrent mutating requests before 429 (default 200)
+  --event-ttl DURATION               how long events are kept after their last write (default 1h)
+  --enable-admission-plugins A,B     admission plugins to turn on besides the defaults
+                                     (NamespaceAutoProvision, NamespaceLifecycle); also NamespaceExists
+  --disable-admission-plugins A,B    admission plugins to turn off
   --feature-gates Name=true,...      feature gates (spec section 9)
   --log-level LEVEL                  debug|info|warn|error (default info)`;
 
@@ -76,15 +85,19 @@ const valueFlags = [
   'etcd-servers', 'etcd-prefix', 'etcd-compaction-interval', 'min-request-timeout', 'feature-gates', 'log-level', 'client-ca-file',
   'token-auth-file', 'service-account-signing-key-file', 'service-account-key-file', 'service-account-issuer', 'api-audiences',
   'service-account-max-token-expiration', 'authorization-mode', 'audit-log-path', 'audit-policy-file', 'audit-log-maxsize',
-  'audit-log-maxbackup', 'max-requests-inflight', 'max-mutating-requests-inflight',
+  'audit-log-maxbackup', 'max-requests-inflight', 'max-mutating-requests-inflight', 'event-ttl', 'enable-admission-plugins',
+  'disable-admission-plugins',
 ];
 /** Flags that may stand alone (`--anonymous-auth` = true) or take `=false`. */
 const boolFlags = ['anonymous-auth'];
 
+/** Seconds (`300`) or a Go duration of hours, minutes and seconds (`5m`, `1h0m0s`, `1h30m`). */
 export function durationSeconds(raw: string, flag = 'duration'): number {
-  const m = /^(\d+)(s|m|h)?$/.exec(raw.trim());
-  if (!m) throw new FlagError(`invalid --${flag} "${raw}": want seconds or a duration like 30s, 5m, 1h`);
-  return Number(m[1]) * (m[2] === 'm' ? 60 : m[2] === 'h' ? 3600 : 1);
+  const text = raw.trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  const m = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(text);
+  if (!m || text === '') throw new FlagError(`invalid --${flag} "${raw}": want seconds or a duration like 30s, 5m, 1h`);
+  return Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0);
 }
 
 function integer(values: Map<string, string[]>, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
@@ -150,6 +163,15 @@ export function parseFlags(argv: string[]): ServerConfig {
   const tlsCertFile = last('tls-cert-file');
   const tlsPrivateKeyFile = last('tls-private-key-file');
   if (!!tlsCertFile !== !!tlsPrivateKeyFile) throw new FlagError('--tls-cert-file and --tls-private-key-file go together');
+  let admissionPlugins: AdmissionPluginName[];
+  try {
+    admissionPlugins = selectAdmissionPlugins(list('enable-admission-plugins'), list('disable-admission-plugins'));
+  } catch (e) {
+    if (e instanceof AdmissionConfigError) throw new FlagError(`invalid admission plugins: ${e.message}`);
+    throw e;
+  }
+  const eventTtlSeconds = durationSeconds(last('event-ttl') ?? '1h', 'event-ttl');
+  if (eventTtlSeconds < 1) throw new FlagError(`invalid --event-ttl "${last('event-ttl')}": must be at least 1s`);
   const issuers = values.get('service-account-issuer') ?? ['https://kubernetes.default.svc.cluster.local'];
   const maxExp = last('service-account-max-token-expiration');
   return {
@@ -182,5 +204,7 @@ export function parseFlags(argv: string[]): ServerConfig {
     auditLogMaxBackup: integer(values, 'audit-log-maxbackup', 10),
     maxRequestsInflight: integer(values, 'max-requests-inflight', 400, 1),
     maxMutatingRequestsInflight: integer(values, 'max-mutating-requests-inflight', 200, 1),
+    eventTtlSeconds,
+    admissionPlugins,
   };
 }

@@ -45,6 +45,11 @@ export async function startTestServer(backend: Backend, gates: Record<string, bo
   const assembled = assemble({ storage, gates: new FeatureGates(gates), log: () => undefined });
   await new Promise<void>((resolve) => assembled.server.listen(0, '127.0.0.1', resolve));
   const port = (assembled.server.address() as AddressInfo).port;
+  // Ready as a client would see it: the cache loaded and the system namespaces created.
+  for (let i = 0; i < 100; i++) {
+    if ((await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
   return {
     url: `http://127.0.0.1:${port}`,
     registry: assembled.registry,

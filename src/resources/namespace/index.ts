@@ -9,6 +9,12 @@ import type { NamespaceObject } from './namespace.validation';
 export { FINALIZER_KUBERNETES, PHASE_ACTIVE, PHASE_TERMINATING, finalizersOf, type NamespaceObject } from './namespace.validation';
 export { LABEL_METADATA_NAME } from './namespace.strategy';
 
+/**
+ * Present from the first start and never deletable (upstream protects the
+ * first three; kube-node-lease too here).
+ */
+export const SYSTEM_NAMESPACES: readonly string[] = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
 export const namespaceDefinition: ResourceDefinition = {
   group: '',
   version: 'v1',

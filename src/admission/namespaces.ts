@@ -1,0 +1,56 @@
+/**
+ * Namespace lookups for the namespace admission plugins, through the
+ * registry: the watch cache first, then storage when the cache has no
+ * answer or may be stale, as upstream's plugins use an informer and a live
+ * client. The registry is passed lazily: it is built with these plugins.
+ */
+import type { KObject } from '../machinery/object';
+import type { ResourceDefinition } from '../machinery/resource-definition';
+import { errors } from '../machinery/status';
+import type { Registry } from '../registry/registry';
+import { namespaceDefinition } from '../resources/namespace';
+
+/** The server's own identity for the writes it makes on a client's behalf (upstream's loopback client). */
+const apiserverUser = { username: 'system:apiserver', groups: ['system:masters', 'system:authenticated'] };
+
+export function isNamespaceKind(def: ResourceDefinition): boolean {
+  return def.group === '' && def.kind === 'Namespace';
+}
+
+export class Namespaces {
+  constructor(private readonly registry: () => Registry) {}
+
+  /** From the watch cache (may lag behind storage). */
+  cached(name: string): Promise<KObject | undefined> {
+    return this.registry().reads.get(namespaceDefinition, undefined, name, '0');
+  }
+
+  /** From storage. */
+  live(name: string): Promise<KObject | undefined> {
+    return this.registry().reads.get(namespaceDefinition, undefined, name);
+  }
+
+  /** Creates an empty namespace; one that exists already is fine. */
+  async create(name: string): Promise<void> {
+    try {
+      await this.registry().create(namespaceDefinition, undefined, { metadata: { name } }, {
+        user: apiserverUser,
+        dryRun: false,
+        fieldManager: 'kube-apiserver',
+        fieldValidation: 'Ignore',
+        warnings: [],
+        apiVersion: 'v1',
+      });
+    } catch (e) {
+      if ((e as { status?: { reason?: string } }).status?.reason !== 'AlreadyExists') throw e;
+    }
+  }
+
+  notFound(name: string) {
+    return errors.notFound(namespaceDefinition, name);
+  }
+
+  get clock() {
+    return this.registry().deps.clock;
+  }
+}

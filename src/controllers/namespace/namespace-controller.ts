@@ -1,0 +1,182 @@
+/**
+ * The namespace controller (upstream's namespaced-resources deleter): for
+ * every namespace being deleted it deletes every namespaced object of every
+ * served kind in it, reports progress in status.conditions, and once
+ * nothing is left removes its `kubernetes` finalizer through /finalize,
+ * which removes the namespace. Objects held by finalizers are waited for
+ * (a pass again after about 8 s, as upstream); failures are retried with
+ * backoff. Terminating namespaces are found by listing them from the watch
+ * cache (a field selector on status.phase) every second.
+ */
+import type { KObject } from '../../machinery/object';
+import { apiVersionOf, type ResourceDefinition } from '../../machinery/resource-definition';
+import type { Registry } from '../../registry/registry';
+import { FINALIZER_KUBERNETES, finalizersOf, namespaceDefinition, PHASE_TERMINATING, type NamespaceObject } from '../../resources/namespace';
+import { controllerDelete, controllerWrite, serviceAccountUser, statusOf, type Log } from '../controller-identity';
+import { DeletionOutcome, NamespaceCondition, updateConditions } from './deletion-conditions';
+
+const user = serviceAccountUser('namespace-controller');
+/** Upstream's estimate for objects held by finalizers; the next pass comes after half of it plus one. */
+const finalizerEstimateSeconds = 15;
+const maxBackoffMs = 60_000;
+
+export interface NamespaceControllerOptions {
+  intervalMs?: number;
+}
+
+export interface NamespaceController {
+  /** One pass over the Terminating namespaces that are due (also what the timer runs). */
+  sync(): Promise<void>;
+  stop(): void;
+}
+
+class ContentRemains extends Error {
+  constructor(readonly estimateSeconds: number) {
+    super(`some content remains in the namespace, estimate ${estimateSeconds} seconds before it is removed`);
+  }
+}
+
+export function startNamespaceController(registry: Registry, log: Log, options: NamespaceControllerOptions = {}): NamespaceController {
+  const due = new Map<string, { at: number; backoffMs: number }>();
+  const now = () => registry.deps.clock.now().getTime();
+  let running: Promise<void> | undefined;
+  let stopped = false;
+
+  const pass = async () => {
+    const list = await registry.list(namespaceDefinition, { fieldSelector: `status.phase=${PHASE_TERMINATING}`, resourceVersion: '0' });
+    const names = new Set(list.items.map((n) => n.metadata.name!));
+    for (const name of due.keys()) if (!names.has(name)) due.delete(name);
+    for (const name of names) {
+      if (stopped) return;
+      const entry = due.get(name);
+      if (entry && entry.at > now()) continue;
+      try {
+        await deleteNamespaceContent(registry, name);
+        due.delete(name);
+      } catch (e) {
+        if (e instanceof ContentRemains) {
+          due.set(name, { at: now() + (e.estimateSeconds / 2 + 1) * 1000, backoffMs: 0 });
+          log('debug', 'namespace content remains', { namespace: name, waitSeconds: e.estimateSeconds / 2 + 1 });
+          continue;
+        }
+        const backoffMs = Math.min(maxBackoffMs, Math.max(1000, (entry?.backoffMs ?? 500) * 2));
+        due.set(name, { at: now() + backoffMs, backoffMs });
+        log('warn', 'deletion of namespace failed', { namespace: name, error: (e as Error).message });
+      }
+    }
+  };
+
+  const sync = (): Promise<void> => {
+    running ??= pass()
+      .catch((e) => log('warn', 'namespace controller pass failed', { error: (e as Error).message }))
+      .finally(() => (running = undefined));
+    return running;
+  };
+  const timer = setInterval(() => {
+    if (!running && !stopped) void sync();
+  }, options.intervalMs ?? 1000);
+  timer.unref();
+  return {
+    sync,
+    stop() {
+      stopped = true;
+      clearInterval(timer);
+    },
+  };
+}
+
+/** Upstream's Delete(namespace): phase, content, finalize. Throws ContentRemains while objects wait for their finalizers. */
+async function deleteNamespaceContent(registry: Registry, name: string): Promise<void> {
+  let ns = await getNamespace(registry, name);
+  if (!ns?.metadata.deletionTimestamp) return;
+  if (ns.status?.phase !== PHASE_TERMINATING) {
+    ns = await writeNamespace(registry, name, 'status', (n) => ({ ...n, status: { ...(n.status ?? {}), phase: PHASE_TERMINATING } }));
+    if (!ns?.metadata.deletionTimestamp) return;
+  }
+  if (!finalizersOf(ns).includes(FINALIZER_KUBERNETES)) return;
+  const estimate = await deleteAllContent(registry, ns);
+  if (estimate > 0) throw new ContentRemains(estimate);
+  // Without other finalizers, this write also removes the namespace.
+  await writeNamespace(registry, name, 'finalize', (n) => ({
+    ...n,
+    spec: { ...(n.spec ?? {}), finalizers: [...new Set(finalizersOf(n).filter((f) => f !== FINALIZER_KUBERNETES))].sort() },
+  }));
+}
+
+async function getNamespace(registry: Registry, name: string): Promise<NamespaceObject | undefined> {
+  try {
+    return (await registry.get(namespaceDefinition, undefined, name)) as NamespaceObject;
+  } catch (e) {
+    if (statusOf(e) === 404) return undefined;
+    throw e;
+  }
+}
+
+/** An update through a subresource, retried on conflicts with the latest namespace (undefined once it is gone). */
+async function writeNamespace(
+  registry: Registry,
+  name: string,
+  subresource: 'status' | 'finalize',
+  change: (ns: NamespaceObject) => NamespaceObject,
+): Promise<NamespaceObject | undefined> {
+  for (let attempt = 0; ; attempt++) {
+    const ns = await getNamespace(registry, name);
+    if (!ns) return undefined;
+    try {
+      const opts = controllerWrite(user, apiVersionOf(namespaceDefinition));
+      return (await registry.update(namespaceDefinition, undefined, name, change(ns), opts, subresource)).object as NamespaceObject;
+    } catch (e) {
+      if (statusOf(e) === 404) return undefined;
+      if (statusOf(e) !== 409 || attempt >= 5) throw e;
+    }
+  }
+}
+
+const resourceName = (def: ResourceDefinition) => `${def.plural}.${def.group}`;
+
+/** Deletes every namespaced object in the namespace; returns how long to wait for objects held by finalizers (0: all gone). */
+async function deleteAllContent(registry: Registry, ns: NamespaceObject): Promise<number> {
+  const name = ns.metadata.name!;
+  const outcome: DeletionOutcome = { deleteErrors: [], remaining: new Map(), finalizers: new Map() };
+  let estimate = 0;
+  for (const def of registry.definitions.filter((d) => d.namespaced)) {
+    try {
+      const left = await deleteKind(registry, def, name);
+      if (left.length === 0) continue;
+      outcome.remaining.set(resourceName(def), left.length);
+      const held = left.flatMap((o) => o.metadata.finalizers ?? []);
+      for (const f of held) outcome.finalizers.set(f, (outcome.finalizers.get(f) ?? 0) + 1);
+      if (held.length === 0) throw new Error(`unexpected items still remain in namespace: ${name} for gvr: ${def.group}/${def.version}, Resource=${def.plural}`);
+      estimate = Math.max(estimate, finalizerEstimateSeconds);
+    } catch (e) {
+      outcome.deleteErrors.push((e as Error).message);
+    }
+  }
+  const timestamp = registry.deps.clock.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const { conditions, changed } = updateConditions(ns.status?.conditions as NamespaceCondition[] | undefined, outcome, timestamp);
+  if (changed) {
+    try {
+      await writeNamespace(registry, name, 'status', (n) => ({ ...n, status: { ...(n.status ?? {}), conditions: conditions as unknown as Array<Record<string, unknown>> } }));
+    } catch {
+      // Conditions are informative; the next pass writes them again.
+    }
+  }
+  if (outcome.deleteErrors.length) throw new Error(outcome.deleteErrors.join('; '));
+  return estimate;
+}
+
+/** Deletes the kind's objects in the namespace (in the background); returns those still there. */
+async function deleteKind(registry: Registry, def: ResourceDefinition, namespace: string): Promise<KObject[]> {
+  const opts = controllerDelete(user, apiVersionOf(def));
+  if (def.deleteCollection !== false) await registry.deleteCollection(def, { namespace }, opts);
+  else {
+    for (const o of (await registry.list(def, { namespace })).items) {
+      try {
+        await registry.delete(def, namespace, o.metadata.name!, opts);
+      } catch (e) {
+        if (statusOf(e) !== 404) throw e;
+      }
+    }
+  }
+  return (await registry.list(def, { namespace })).items;
+}
