@@ -83,12 +83,23 @@ function listParams(flavor: Flavor) {
   ].map(([n, t]) => queryParam(n, t, `List/watch option ${n}.`, flavor));
 }
 
-/** Upstream-style operation ids: listNamespacedLease, readClusterTrustBundle, patchNamespacedPodDisruptionBudgetStatus... */
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** Upstream's group-version part of operation ids: CoreV1, CoordinationV1, RbacAuthorizationV1, EventsV1... */
+function groupVersionId(def: ResourceDefinition): string {
+  const group = def.group ? def.group.replace(/\.(svc|k8s)\.io$/, '') : 'core';
+  return group.split('.').map(capital).join('') + capital(def.version);
+}
+
+/** Upstream's operation ids: listCoordinationV1NamespacedLease, readCoreV1Namespace, patchPolicyV1NamespacedPodDisruptionBudgetStatus... */
 function operationId(def: ResourceDefinition, action: string, suffix = ''): string {
   const verb: Record<string, string> = { list: 'list', post: 'create', deletecollection: 'deleteCollection', get: 'read', put: 'replace', patch: 'patch', delete: 'delete' };
   const scope = def.namespaced && suffix !== 'ForAllNamespaces' ? 'Namespaced' : '';
-  return `${verb[action]}${scope}${def.kind}${suffix}`;
+  return `${verb[action]}${groupVersionId(def)}${scope}${def.kind}${suffix}`;
 }
+
+/** Schema name of the list kind: per declared root, since two groups may share a kind (Event). */
+const listSchemaName = (def: ResourceDefinition) => `${def.schemaRoot.name}List`;
 
 function operation(def: ResourceDefinition, action: string, flavor: Flavor, opts: { body?: string[]; params?: unknown[]; response: string; idSuffix?: string }): Doc {
   const ref = (name: string) => ({ $ref: `#/${flavor === 'v3' ? 'components/schemas' : 'definitions'}/${name}` });
@@ -128,7 +139,7 @@ function pathParams(path: string, flavor: Flavor) {
 
 function pathsFor(def: ResourceDefinition, flavor: Flavor, patchTypes: string[]): Doc {
   const p = resourcePaths(def);
-  const list = `${def.listKind}`;
+  const list = listSchemaName(def);
   const bodyTypes = ['application/json', 'application/yaml'];
   const out: Doc = {};
   const collection = toTemplate(p.collection);
@@ -167,7 +178,7 @@ function schemasFor(defs: ResourceDefinition[], flavor: Flavor): Record<string, 
   for (const def of defs) {
     out[def.schemaRoot.name]['x-kubernetes-group-version-kind'] = gvk(def);
     const items = flavor === 'v3' ? { $ref: `#/components/schemas/${def.schemaRoot.name}` } : { $ref: `#/definitions/${def.schemaRoot.name}` };
-    out[def.listKind] = {
+    out[listSchemaName(def)] = {
       type: 'object',
       description: `A list of ${def.kind} objects.`,
       required: ['items'],
