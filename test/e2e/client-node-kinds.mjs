@@ -44,10 +44,11 @@ for (const kind of kinds.filter((k) => k.group !== '')) {
   const listed = await list({ ...args, ...ns, ...(kind.selector ? { labelSelector: kind.selector } : {}) });
   const patched = await patch({ ...args, ...ns, name, body: { metadata: { labels: { patched: 'yes' } } } }, patchOptions);
   await del({ ...args, ...ns, name });
-  result.custom[kind.kind] = { got: got.kind, listed: listed.items.length, patched: patched.metadata.labels?.patched };
+  result.custom[`${kind.kind}.${kind.group}`] = { got: got.kind, listed: listed.items.length, patched: patched.metadata.labels?.patched };
 }
 
-// One informer per kind: add, update and delete must all arrive.
+// One informer per kind: add, update and delete must all arrive (a namespace is updated once more
+// when it starts terminating, and deleted once the namespace controller is done).
 for (const kind of kinds) {
   const path = kind.group ? `/apis/${kind.group}/${kind.version}` : `/api/${kind.version}`;
   const collection = kind.namespaced ? `${path}/namespaces/${namespace}/${kind.plural}` : `${path}/${kind.plural}`;
@@ -55,7 +56,7 @@ for (const kind of kinds) {
   const informer = k8s.makeInformer(kc, collection, listFn);
   const events = [];
   const name = kind.object.metadata.name;
-  for (const type of ['add', 'update', 'delete']) informer.on(type, (o) => o.metadata?.name === name && events.push(type));
+  for (const type of ['add', 'update', 'delete']) informer.on(type, (o) => o.metadata?.name === name && !events.includes(type) && events.push(type));
   await informer.start();
   const url = `${server}${collection}`;
   const send = (method, target, body, type = 'application/json') =>
@@ -63,9 +64,9 @@ for (const kind of kinds) {
   await send('POST', url, kind.object);
   await send('PATCH', `${url}/${name}`, { metadata: { labels: { informed: 'yes' } } }, 'application/merge-patch+json');
   await send('DELETE', `${url}/${name}`);
-  for (let i = 0; i < 100 && events.length < 3; i++) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 200 && events.length < 3; i++) await new Promise((r) => setTimeout(r, 50));
   await informer.stop();
-  result.informers[kind.kind] = events;
+  result.informers[`${kind.kind}.${kind.group}`] = events;
 }
 process.stdout.write(`${JSON.stringify(result)}\n`);
 process.exit(0);

@@ -42,8 +42,8 @@ describe('client-node drives every kind', () => {
       serviceaccounts: { created: 'cn-sa', replacedLabel: 'client-node' },
     });
     for (const k of kinds.filter((k) => k.group !== '')) {
-      expect([k.kind, result.custom[k.kind]]).toEqual([k.kind, { got: k.kind, listed: 1, patched: 'yes' }]);
+      expect([k.kind, result.custom[`${k.kind}.${k.group}`]]).toEqual([k.kind, { got: k.kind, listed: 1, patched: 'yes' }]);
     }
-    for (const k of kinds) expect([k.kind, result.informers[k.kind]]).toEqual([k.kind, ['add', 'update', 'delete']]);
+    for (const k of kinds) expect([k.kind, k.group, result.informers[`${k.kind}.${k.group}`]]).toEqual([k.kind, k.group, ['add', 'update', 'delete']]);
   }, 120_000);
 });
