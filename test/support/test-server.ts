@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { assemble } from '../../src/main';
+import { assemble, type AssembleOptions } from '../../src/main';
 import { openLmdbStorage } from '../../src/adapters/lmdb';
 import { EtcdStorage } from '../../src/adapters/etcd';
 import { FeatureGates } from '../../src/machinery/feature-gates';
@@ -40,9 +40,12 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(backend: Backend, gates: Record<string, boolean> = {}): Promise<TestServer> {
+/** Production options a test may set (event TTL, admission plugins). */
+export type TestServerOptions = Partial<Pick<AssembleOptions, 'eventTtlSeconds' | 'admissionPlugins'>>;
+
+export async function startTestServer(backend: Backend, gates: Record<string, boolean> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const { storage, cleanup } = openStorage(backend);
-  const assembled = assemble({ storage, gates: new FeatureGates(gates), log: () => undefined });
+  const assembled = assemble({ storage, gates: new FeatureGates(gates), log: () => undefined, ...options });
   await new Promise<void>((resolve) => assembled.server.listen(0, '127.0.0.1', resolve));
   const port = (assembled.server.address() as AddressInfo).port;
   // Ready as a client would see it: the cache loaded and the system namespaces created.

@@ -139,19 +139,20 @@ async function deleteAllContent(registry: Registry, ns: NamespaceObject): Promis
   const name = ns.metadata.name!;
   const outcome: DeletionOutcome = { deleteErrors: [], remaining: new Map(), finalizers: new Map() };
   let estimate = 0;
-  for (const def of registry.definitions.filter((d) => d.namespaced)) {
-    try {
-      const left = await deleteKind(registry, def, name);
-      if (left.length === 0) continue;
-      outcome.remaining.set(resourceName(def), left.length);
-      const held = left.flatMap((o) => o.metadata.finalizers ?? []);
-      for (const f of held) outcome.finalizers.set(f, (outcome.finalizers.get(f) ?? 0) + 1);
-      if (held.length === 0) throw new Error(`unexpected items still remain in namespace: ${name} for gvr: ${def.group}/${def.version}, Resource=${def.plural}`);
-      estimate = Math.max(estimate, finalizerEstimateSeconds);
-    } catch (e) {
-      outcome.deleteErrors.push((e as Error).message);
-    }
-  }
+  // Kinds in parallel: each consistent list may wait for its cache to catch up; the waits overlap.
+  const kinds = registry.definitions.filter((d) => d.namespaced);
+  const results = await Promise.allSettled(kinds.map((def) => deleteKind(registry, def, name)));
+  results.forEach((r, i) => {
+    const def = kinds[i];
+    if (r.status === 'rejected') return void outcome.deleteErrors.push((r.reason as Error).message);
+    const left = r.value;
+    if (left.length === 0) return;
+    outcome.remaining.set(resourceName(def), left.length);
+    const held = left.flatMap((o) => o.metadata.finalizers ?? []);
+    for (const f of held) outcome.finalizers.set(f, (outcome.finalizers.get(f) ?? 0) + 1);
+    if (held.length === 0) outcome.deleteErrors.push(`unexpected items still remain in namespace: ${name} for gvr: ${def.group}/${def.version}, Resource=${def.plural}`);
+    else estimate = Math.max(estimate, finalizerEstimateSeconds);
+  });
   const timestamp = registry.deps.clock.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
   const { conditions, changed } = updateConditions(ns.status?.conditions as NamespaceCondition[] | undefined, outcome, timestamp);
   if (changed) {
@@ -165,18 +166,29 @@ async function deleteAllContent(registry: Registry, ns: NamespaceObject): Promis
   return estimate;
 }
 
-/** Deletes the kind's objects in the namespace (in the background); returns those still there. */
+/**
+ * Deletes the kind's objects in the namespace (in the background); returns
+ * those still there. The first pass works from the watch cache as it is;
+ * a consistent list then catches what the cache had not seen yet.
+ */
 async function deleteKind(registry: Registry, def: ResourceDefinition, namespace: string): Promise<KObject[]> {
   const opts = controllerDelete(user, apiVersionOf(def));
-  if (def.deleteCollection !== false) await registry.deleteCollection(def, { namespace }, opts);
-  else {
-    for (const o of (await registry.list(def, { namespace })).items) {
+  const deleteEach = async (items: KObject[]) => {
+    for (const o of items) {
       try {
         await registry.delete(def, namespace, o.metadata.name!, opts);
       } catch (e) {
         if (statusOf(e) !== 404) throw e;
       }
     }
+  };
+  if (def.deleteCollection !== false) await registry.deleteCollection(def, { namespace, resourceVersion: '0' }, opts);
+  else await deleteEach((await registry.list(def, { namespace, resourceVersion: '0' })).items);
+  let left = (await registry.list(def, { namespace })).items;
+  const missed = left.filter((o) => !o.metadata.deletionTimestamp);
+  if (missed.length) {
+    await deleteEach(missed);
+    left = (await registry.list(def, { namespace })).items;
   }
-  return (await registry.list(def, { namespace })).items;
+  return left;
 }
