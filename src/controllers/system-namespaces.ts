@@ -15,7 +15,7 @@ import { controllerWrite, statusOf, type Log } from './controller-identity';
 const user = { username: 'system:apiserver', groups: ['system:masters', 'system:authenticated'] };
 
 export interface SystemNamespaces {
-  /** True once the system namespaces exist (for readyz). */
+  /** True once the system namespaces, and those of existing objects, exist (for readyz). */
   ready(): boolean;
   stop(): void;
 }
@@ -48,9 +48,9 @@ export function startSystemNamespaces(registry: Registry, log: Log, options: { r
   const first = async () => {
     try {
       await ensure(SYSTEM_NAMESPACES);
-      done = true;
       const adopted = await ensure(await namespacesInUse(registry));
       if (adopted.length) log('info', 'created namespaces for existing objects', { namespaces: adopted });
+      done = true;
       schedule(resync, options.resyncMs ?? 60_000);
     } catch (e) {
       log('warn', 'could not create the system namespaces yet, retrying', { error: (e as Error).message });

@@ -5,6 +5,7 @@
  * finalizes it, conditions while finalizers hold content), /finalize.
  */
 import { backends, startTestServer, TestServer } from '../support/test-server';
+import { encodeForStorage } from '../../src/registry/codec';
 
 async function call(s: TestServer, method: string, path: string, body?: unknown, contentType = 'application/json') {
   const res = await fetch(s.url + path, { method, headers: { 'content-type': contentType }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -165,5 +166,23 @@ describe.each(backends)('NamespaceExists instead of auto-provisioning (%s)', (ba
     expect((await call(s, 'GET', '/api/v1/namespaces/nowhere')).status).toBe(404);
     expect((await call(s, 'POST', '/api/v1/namespaces', { metadata: { name: 'nowhere' } })).status).toBe(201);
     expect((await call(s, 'POST', '/api/v1/namespaces/nowhere/configmaps', cm('one'))).status).toBe(201);
+  });
+});
+
+describe.each(backends)('objects stored before namespaces were served (%s)', (backend) => {
+  let s: TestServer;
+  beforeAll(async () => {
+    const legacy = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'old', namespace: 'legacy', uid: 'u-old', creationTimestamp: '2025-01-01T00:00:00Z' }, data: { a: 'b' } };
+    s = await startTestServer(backend, {}, { seed: async (storage) => void (await storage.create('/configmaps/legacy/old', encodeForStorage({}, legacy))) });
+  });
+  afterAll(async () => {
+    await s.close();
+  });
+
+  test('get a namespace at start, so that NamespaceLifecycle lets them be updated', async () => {
+    const ns = await call(s, 'GET', '/api/v1/namespaces/legacy');
+    expect([ns.status, ns.json?.status?.phase]).toEqual([200, 'Active']);
+    const patched = await call(s, 'PATCH', '/api/v1/namespaces/legacy/configmaps/old', { data: { a: 'c' } }, 'application/merge-patch+json');
+    expect([patched.status, patched.json.data]).toEqual([200, { a: 'c' }]);
   });
 });

@@ -40,12 +40,16 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Production options a test may set (event TTL, admission plugins). */
-export type TestServerOptions = Partial<Pick<AssembleOptions, 'eventTtlSeconds' | 'admissionPlugins'>>;
+/** Production options a test may set (event TTL, admission plugins), and data to store before the server starts. */
+export type TestServerOptions = Partial<Pick<AssembleOptions, 'eventTtlSeconds' | 'admissionPlugins'>> & {
+  seed?: (storage: StoragePort) => Promise<void>;
+};
 
 export async function startTestServer(backend: Backend, gates: Record<string, boolean> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const { storage, cleanup } = openStorage(backend);
-  const assembled = assemble({ storage, gates: new FeatureGates(gates), log: () => undefined, ...options });
+  const { seed, ...production } = options;
+  await seed?.(storage);
+  const assembled = assemble({ storage, gates: new FeatureGates(gates), log: () => undefined, ...production });
   await new Promise<void>((resolve) => assembled.server.listen(0, '127.0.0.1', resolve));
   const port = (assembled.server.address() as AddressInfo).port;
   // Ready as a client would see it: the cache loaded and the system namespaces created.
