@@ -5,6 +5,9 @@
  * kubectl events, get events with a field selector.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startServerProcess, ServerProcess } from '../support/server-process';
 import { kubectlFor, Kubectl } from '../support/kubectl';
 import { backends, etcdEndpoints } from '../support/test-server';
@@ -13,7 +16,10 @@ describe.each(backends)('kubectl with namespaces and events (%s)', (backend) => 
   let server: ServerProcess;
   let kubectl: Kubectl;
   beforeAll(async () => {
-    const args = backend === 'etcd' ? ['--etcd-servers', etcdEndpoints().join(','), '--etcd-prefix', `/e2e-${randomBytes(6).toString('hex')}`] : [];
+    const args =
+      backend === 'etcd'
+        ? ['--etcd-servers', etcdEndpoints().join(','), '--etcd-prefix', `/e2e-${randomBytes(6).toString('hex')}`, '--cert-dir', mkdtempSync(join(tmpdir(), 'svc-pki-'))]
+        : [];
     server = await startServerProcess(args);
     kubectl = kubectlFor(server.url);
   });
