@@ -147,6 +147,14 @@ describe.each(backends)('Events over HTTP (%s)', (backend) => {
     expect([badTime.status, badTime.json.reason]).toEqual([400, 'BadRequest']);
   });
 
+  test('client-go\'s events/v1 recorder may use upstream\'s group name, events.k8s.io', async () => {
+    const body = { ...modern('upstream.1835d'), apiVersion: 'events.k8s.io/v1' };
+    const created = await call(s, 'POST', `/apis/events.k8s.io/v1/namespaces/${ns}/events`, body);
+    expect([created.status, created.json.apiVersion]).toEqual([201, 'events.k8s.io/v1']);
+    expect((await call(s, 'GET', `${eventsBase}/upstream.1835d`)).json.apiVersion).toBe('events.svc.io/v1');
+    expect((await call(s, 'GET', `${coreBase}/upstream.1835d`)).json).toMatchObject({ apiVersion: 'v1', message: 'could not renew' });
+  });
+
   test('a table for kubectl get events', async () => {
     const res = await fetch(`${s.url}${coreBase}?fieldSelector=involvedObject.name%3Ddemo`, { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
     const table = (await res.json()) as any;

@@ -37,6 +37,8 @@ export const coreEventDefinition: ResourceDefinition = {
 export const eventsEventDefinition: ResourceDefinition = {
   ...coreEventDefinition,
   group: 'events.svc.io',
+  // client-go's events/v1 recorder (k8s.io/client-go/tools/events) hard-codes upstream's group.
+  upstreamGroup: 'events.k8s.io',
   schemaRoot: EventsEvent,
   strategy: eventsEventStrategy,
   fieldSelectors: eventsEventFields,
