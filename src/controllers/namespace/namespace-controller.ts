@@ -11,6 +11,7 @@
 import type { KObject } from '../../machinery/object';
 import { apiVersionOf, type ResourceDefinition } from '../../machinery/resource-definition';
 import type { Registry } from '../../registry/registry';
+import { timestamp } from '../../registry/context';
 import { FINALIZER_KUBERNETES, finalizersOf, namespaceDefinition, PHASE_TERMINATING, type NamespaceObject } from '../../resources/namespace';
 import { controllerDelete, controllerWrite, serviceAccountUser, statusOf, type Log } from '../controller-identity';
 import { DeletionOutcome, NamespaceCondition, updateConditions } from './deletion-conditions';
@@ -153,8 +154,8 @@ async function deleteAllContent(registry: Registry, ns: NamespaceObject): Promis
     if (held.length === 0) outcome.deleteErrors.push(`unexpected items still remain in namespace: ${name} for gvr: ${def.group}/${def.version}, Resource=${def.plural}`);
     else estimate = Math.max(estimate, finalizerEstimateSeconds);
   });
-  const timestamp = registry.deps.clock.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const { conditions, changed } = updateConditions(ns.status?.conditions as NamespaceCondition[] | undefined, outcome, timestamp);
+  const now = timestamp(registry.deps.clock.now());
+  const { conditions, changed } = updateConditions(ns.status?.conditions as NamespaceCondition[] | undefined, outcome, now);
   if (changed) {
     try {
       await writeNamespace(registry, name, 'status', (n) => ({ ...n, status: { ...(n.status ?? {}), conditions: conditions as unknown as Array<Record<string, unknown>> } }));
