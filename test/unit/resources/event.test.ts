@@ -10,7 +10,7 @@ const ctx = strategyContext();
 const core = (fields: Record<string, unknown> = {}, ns = 'default'): KObject => ({
   apiVersion: 'v1',
   kind: 'Event',
-  metadata: { name: 'demo.17a', namespace: ns },
+  metadata: { name: 'demo.17a', namespace: ns, creationTimestamp: '2026-01-02T03:00:05Z' },
   involvedObject: { kind: 'ConfigMap', name: 'demo', namespace: ns, uid: 'u-1', apiVersion: 'v1' },
   reason: 'Synced',
   message: 'all good',
@@ -55,6 +55,16 @@ describe('Event conversion', () => {
     expect(v1).not.toHaveProperty('message');
     expect(v1).not.toHaveProperty('involvedObject');
     expect(eventsToCore(v1)).toEqual(full);
+  });
+
+  test('each side takes its own Go shape: core writes reportingComponent and eventTime when empty, events.svc.io does not', () => {
+    const legacy = core();
+    const v1 = coreToEvents(legacy);
+    expect(v1).toMatchObject({ eventTime: null, deprecatedSource: { component: 'my-controller' } });
+    expect(v1).not.toHaveProperty('reportingController');
+    const back = eventsToCore({ ...modern(), metadata: { name: 'x', namespace: 'default', creationTimestamp: '2026-01-01T00:00:00Z' } });
+    expect(back).toMatchObject({ source: {}, firstTimestamp: null, lastTimestamp: null, reportingComponent: 'example.com/ctl', message: 'done' });
+    expect(back).not.toHaveProperty('count');
   });
 });
 
