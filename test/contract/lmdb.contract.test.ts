@@ -114,3 +114,48 @@ describe('lmdb adapter', () => {
     }
   });
 });
+
+describe('lmdb data directory', () => {
+  const base = () => fs.mkdtempSync(path.join(os.tmpdir(), 'lmdb-dir-'));
+
+  it.each(['store.d', 'apiserver.data', '.svc-apiserver'])('creates %s as a directory and reopens it', async (name) => {
+    const root = base();
+    const dir = path.join(root, name);
+    try {
+      let storage = openLmdbStorage(dir);
+      await storage.create('/k', Buffer.from('v'));
+      await storage.close();
+      expect(fs.statSync(dir).isDirectory()).toBe(true);
+      expect(fs.readdirSync(root)).toEqual([name]);
+      storage = openLmdbStorage(dir);
+      expect((await storage.get('/k'))?.value.toString()).toBe('v');
+      await storage.close();
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('opens an existing directory whose name has a dot (mktemp -d style)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lmdb.dir.'));
+    try {
+      const storage = openLmdbStorage(dir);
+      await storage.create('/k', Buffer.from('v'));
+      await storage.close();
+      expect(fs.readdirSync(dir).sort()).toEqual(['data.mdb', 'lock.mdb']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a path that is a file, naming it', () => {
+    const root = base();
+    const file = path.join(root, 'plain');
+    fs.writeFileSync(file, 'x');
+    try {
+      expect(() => openLmdbStorage(file)).toThrow(`${file}: is a file, not a directory`);
+      expect(() => openLmdbStorage(path.join(file, 'sub'))).toThrow(`${path.join(file, 'sub')}: a parent of it is a file, not a directory`);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

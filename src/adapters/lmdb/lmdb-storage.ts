@@ -12,6 +12,7 @@
  * revision and watch event), reading only the due part of the index.
  */
 import { open, type Database, type RootDatabase } from 'lmdb';
+import { prepareDataDir } from './data-dir';
 import {
   FutureRevisionError,
   KeyExistsError,
@@ -74,7 +75,9 @@ export class LmdbStorage implements StoragePort {
   private closed = false;
 
   constructor(private readonly options: LmdbStorageOptions) {
-    this.env = open({ path: options.path, maxDbs: 8 });
+    prepareDataDir(options.path);
+    // noSubdir must be explicit: lmdb-js otherwise reads a dot in the last component as a file name.
+    this.env = open({ path: options.path, noSubdir: false, maxDbs: 8 });
     this.expiry = this.env.openDB<1, ExpiryKey>({ name: 'expiry' });
     this.tables = {
       state: this.env.openDB<StateRecord, string>({ name: 'state' }),
