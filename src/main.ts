@@ -8,7 +8,8 @@ import { createServer, Server } from 'node:http';
 import { createServer as createTlsServer, Server as TlsServer } from 'node:https';
 import { resolve as resolvePath, join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { parseFlags, FlagError, ServerConfig } from './config/flags';
+import { parseFlags, FlagError, HelpRequested, ServerConfig } from './config/flags';
+import { fatal, firstLine, listenError } from './config/startup';
 import { allDefinitions } from './resources';
 import { Registry } from './registry/registry';
 import { startCompactor } from './registry/compactor';
@@ -16,7 +17,7 @@ import { startGcFinalizers } from './registry/gc-finalizers';
 import type { StoragePort } from './ports/storage.port';
 import type { FeatureGates } from './machinery/feature-gates';
 import { apiVersionOf, type ResourceDefinition } from './machinery/resource-definition';
-import { openLmdbStorage } from './adapters/lmdb';
+import { DataDirError, openLmdbStorage } from './adapters/lmdb';
 import { EtcdStorage } from './adapters/etcd';
 import { WebCryptoAdapter } from './adapters/crypto';
 import { systemClock } from './adapters/clock/system.clock';
@@ -302,16 +303,23 @@ async function main(): Promise<void> {
   try {
     config = parseFlags(process.argv.slice(2));
   } catch (e) {
-    if (e instanceof FlagError) {
-      console.error(e.message);
-      process.exit(2);
+    if (e instanceof HelpRequested) {
+      process.stdout.write(`${e.message}\n`);
+      process.exit(0);
     }
+    if (e instanceof FlagError) fatal(e.message, 2);
     throw e;
   }
   const log = logger(config.logLevel);
+  // The store first: it makes --data-dir a directory (or says why it cannot be one) before the PKI goes in it.
+  let storage: StoragePort;
+  try {
+    storage = openStorageFor(config);
+  } catch (e) {
+    fatal(storageStartError(config, e));
+  }
   const { security, tls, pki } = await loadSecurity(config);
   if (pki.created.length) log('info', 'generated cluster PKI', { dir: pki.paths.dir, files: pki.created });
-  const storage = openStorageFor(config);
   const where = config.etcdServers.length ? `etcd prefix ${config.etcdPrefix}` : `the embedded store in ${config.dataDir}`;
   await checkSharedCa(storage, pki, where);
   const assembled = assemble({
@@ -325,7 +333,9 @@ async function main(): Promise<void> {
     eventTtlSeconds: config.eventTtlSeconds,
     admissionPlugins: config.admissionPlugins,
   });
-  const securePort = await listen(assembled.secureServer!, config.securePort, config.bindAddress);
+  const securePort = await listen(assembled.secureServer!, config.securePort, config.bindAddress).catch((e) =>
+    fatal(listenError({ addressFlag: '--bind-address', address: config.bindAddress, portFlag: '--secure-port', port: config.securePort }, e)),
+  );
   const url = serverUrl(config, securePort);
   const kubeconfigDir = config.etcdServers.length ? pki.paths.dir : resolvePath(config.dataDir);
   const kubeconfig = join(kubeconfigDir, 'admin.kubeconfig');
@@ -336,7 +346,9 @@ async function main(): Promise<void> {
     authorization: config.authorizationMode,
   });
   if (config.port > 0) {
-    const port = await listen(assembled.server, config.port, config.insecureBindAddress);
+    const port = await listen(assembled.server, config.port, config.insecureBindAddress).catch((e) =>
+      fatal(listenError({ addressFlag: '--insecure-bind-address', address: config.insecureBindAddress, portFlag: '--port', port: config.port }, e)),
+    );
     log('warn', 'serving plain HTTP as system:admin without authentication: for a developer machine only', { address: `http://${config.insecureBindAddress}:${port}` });
   }
   log('info', `export KUBECONFIG=${kubeconfig}`);
@@ -355,18 +367,15 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
+function storageStartError(config: ServerConfig, e: unknown): string {
+  if (e instanceof DataDirError) return `cannot use --data-dir ${e.message}`;
+  if (config.etcdServers.length) return `cannot use --etcd-servers ${config.etcdServers.join(',')}: ${firstLine(e)}`;
+  return `cannot open the embedded store in --data-dir ${config.dataDir}: ${firstLine(e)}`;
+}
+
 if (require.main === module) {
   main().catch((e) => {
-    if (e instanceof FlagError) {
-      console.error(e.message);
-      process.exit(2);
-    }
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
-      console.error(`cannot listen: ${(e as Error).message}`);
-      process.exit(1);
-    }
-    console.error(JSON.stringify({ level: 'fatal', msg: (e as Error).message, stack: (e as Error).stack }));
-    process.exit(1);
+    if (e instanceof FlagError) fatal(e.message, 2);
+    fatal(`could not start: ${firstLine(e)}`);
   });
 }

@@ -2,6 +2,7 @@
  * Command-line flags, named as kube-apiserver names them where one exists.
  * `npm start -- --secure-port 7443 --etcd-servers=http://127.0.0.1:2379`.
  */
+import { isIP } from 'node:net';
 import { FeatureGates } from '../machinery/feature-gates';
 import { AdmissionConfigError, selectAdmissionPlugins, type AdmissionPluginName } from '../admission/plugin-names';
 
@@ -78,7 +79,11 @@ const usage = `Usage: node dist/main.js [flags]
   --feature-gates Name=true,...      feature gates (spec section 9)
   --log-level LEVEL                  debug|info|warn|error (default info)`;
 
+/** A flag that cannot be used; the message is one sentence naming it. */
 export class FlagError extends Error {}
+
+/** --help: the usage goes to stdout and the process exits 0. */
+export class HelpRequested extends FlagError {}
 
 const valueFlags = [
   'bind-address', 'secure-port', 'tls-cert-file', 'tls-private-key-file', 'cert-dir', 'port', 'insecure-bind-address', 'data-dir',
@@ -125,11 +130,11 @@ export function parseFlags(argv: string[]): ServerConfig {
   const put = (k: string, v: string) => values.set(k, [...(values.get(k) ?? []), v]);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (arg === '--help' || arg === '-h') throw new FlagError(usage);
-    if (!arg.startsWith('--')) throw new FlagError(`unexpected argument "${arg}"\n${usage}`);
+    if (arg === '--help' || arg === '-h') throw new HelpRequested(usage);
+    if (!arg.startsWith('--')) throw new FlagError(`unexpected argument "${arg}" (flags start with --; --help lists them)`);
     const eq = arg.indexOf('=');
     const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
-    if (!valueFlags.includes(name) && !boolFlags.includes(name)) throw new FlagError(`unknown flag: --${name}\n${usage}`);
+    if (!valueFlags.includes(name) && !boolFlags.includes(name)) throw new FlagError(`unknown flag --${name} (--help lists the flags)`);
     if (eq > 0) put(name, arg.slice(eq + 1));
     else if (boolFlags.includes(name)) {
       const next = argv[i + 1];
@@ -153,7 +158,13 @@ export function parseFlags(argv: string[]): ServerConfig {
     throw new FlagError(`invalid --feature-gates: ${(e as Error).message}`);
   }
   const logLevel = (last('log-level') ?? 'info') as ServerConfig['logLevel'];
-  if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) throw new FlagError(`invalid --log-level ${logLevel}`);
+  if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) throw new FlagError(`invalid --log-level "${logLevel}": want debug, info, warn or error`);
+  const bindAddress = last('bind-address') ?? '127.0.0.1';
+  if (!isIP(bindAddress)) throw new FlagError(`invalid --bind-address "${bindAddress}": want an IPv4 or IPv6 address`);
+  const etcdServers = list('etcd-servers');
+  for (const url of etcdServers) {
+    if (!/^https?:\/\/[^/\s]+(:\d+)?\/?$/.test(url)) throw new FlagError(`invalid --etcd-servers entry "${url}": want a URL such as http://127.0.0.1:2379`);
+  }
   const insecureBindAddress = last('insecure-bind-address') ?? '127.0.0.1';
   if (!isLoopback(insecureBindAddress)) {
     throw new FlagError(`invalid --insecure-bind-address "${insecureBindAddress}": the plain-HTTP port serves everyone as system:admin, so it binds to a loopback address only`);
@@ -175,7 +186,7 @@ export function parseFlags(argv: string[]): ServerConfig {
   const issuers = values.get('service-account-issuer') ?? ['https://kubernetes.default.svc.cluster.local'];
   const maxExp = last('service-account-max-token-expiration');
   return {
-    bindAddress: last('bind-address') ?? '127.0.0.1',
+    bindAddress,
     securePort: integer(values, 'secure-port', 6443, 0, 65535),
     tlsCertFile,
     tlsPrivateKeyFile,
@@ -183,7 +194,7 @@ export function parseFlags(argv: string[]): ServerConfig {
     port: integer(values, 'port', 0, 0, 65535),
     insecureBindAddress,
     dataDir: last('data-dir') ?? './data',
-    etcdServers: list('etcd-servers'),
+    etcdServers,
     etcdPrefix: last('etcd-prefix') ?? '/registry',
     etcdCompactionIntervalSeconds: durationSeconds(last('etcd-compaction-interval') ?? '300', 'etcd-compaction-interval'),
     minRequestTimeoutSeconds: Math.max(1, durationSeconds(last('min-request-timeout') ?? '1800', 'min-request-timeout')),

@@ -3,6 +3,7 @@
  * lock.mdb inside it), whatever its name looks like.
  */
 import { mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { StorageError } from '../../ports/storage.port';
 
 /** A data directory that cannot be used; the message names the path and why. */
@@ -23,7 +24,7 @@ export function prepareDataDir(path: string): void {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new DataDirError(path, reasonOf(e));
     try {
-      mkdirSync(path, { recursive: true });
+      makeDirectories(resolve(path));
     } catch (err) {
       throw new DataDirError(path, `cannot create the directory: ${reasonOf(err)}`);
     }
@@ -35,6 +36,23 @@ export function prepareDataDir(path: string): void {
   }
 }
 
+/**
+ * mkdir -p, one level at a time: Node's recursive mkdirSync never returns
+ * for some paths (e.g. under /proc), and this names the failing level.
+ */
+function makeDirectories(path: string): void {
+  try {
+    mkdirSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' && statSync(path).isDirectory()) return;
+    const parent = dirname(path);
+    if (code !== 'ENOENT' || parent === path) throw e;
+    makeDirectories(parent);
+    mkdirSync(path);
+  }
+}
+
 function reasonOf(e: unknown): string {
   const err = e as NodeJS.ErrnoException;
   switch (err.code) {
@@ -42,7 +60,10 @@ function reasonOf(e: unknown): string {
     case 'EPERM':
       return 'permission denied';
     case 'ENOTDIR':
+    case 'EEXIST':
       return 'a parent of it is a file, not a directory';
+    case 'ENOENT':
+      return 'this file system does not let a directory be created there';
     case 'EROFS':
       return 'the file system is read-only';
     case 'ENOSPC':
