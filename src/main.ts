@@ -328,6 +328,7 @@ async function main(): Promise<void> {
     log,
     compactionIntervalSeconds: config.etcdCompactionIntervalSeconds,
     watchStream: { minRequestTimeoutSeconds: config.minRequestTimeoutSeconds },
+    watchCache: { historyMaxBytes: config.watchCacheHistoryBytes },
     security,
     tls,
     eventTtlSeconds: config.eventTtlSeconds,

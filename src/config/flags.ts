@@ -3,6 +3,7 @@
  * `npm start -- --secure-port 7443 --etcd-servers=http://127.0.0.1:2379`.
  */
 import { isIP } from 'node:net';
+import { totalmem } from 'node:os';
 import { FeatureGates } from '../machinery/feature-gates';
 import { AdmissionConfigError, selectAdmissionPlugins, type AdmissionPluginName } from '../admission/plugin-names';
 
@@ -42,6 +43,8 @@ export interface ServerConfig {
   eventTtlSeconds: number;
   /** Admission plugins in running order (--enable-admission-plugins / --disable-admission-plugins). */
   admissionPlugins: AdmissionPluginName[];
+  /** Bytes the watch-cache history of all kinds may hold together. */
+  watchCacheHistoryBytes: number;
 }
 
 const usage = `Usage: node dist/main.js [flags]
@@ -77,7 +80,9 @@ const usage = `Usage: node dist/main.js [flags]
                                      (NamespaceAutoProvision, NamespaceLifecycle); also NamespaceExists
   --disable-admission-plugins A,B    admission plugins to turn off
   --feature-gates Name=true,...      feature gates (spec section 9)
-  --log-level LEVEL                  debug|info|warn|error (default info)`;
+  --log-level LEVEL                  debug|info|warn|error (default info)
+  --watch-cache-history-bytes N      bytes of recent events the watch cache keeps for all kinds together
+                                     (default 1/16 of the memory, at most 256Mi; accepts Ki, Mi, Gi)`;
 
 /** A flag that cannot be used; the message is one sentence naming it. */
 export class FlagError extends Error {}
@@ -91,7 +96,7 @@ const valueFlags = [
   'token-auth-file', 'service-account-signing-key-file', 'service-account-key-file', 'service-account-issuer', 'api-audiences',
   'service-account-max-token-expiration', 'authorization-mode', 'audit-log-path', 'audit-policy-file', 'audit-log-maxsize',
   'audit-log-maxbackup', 'max-requests-inflight', 'max-mutating-requests-inflight', 'event-ttl', 'enable-admission-plugins',
-  'disable-admission-plugins',
+  'disable-admission-plugins', 'watch-cache-history-bytes',
 ];
 /** Flags that may stand alone (`--anonymous-auth` = true) or take `=false`. */
 const boolFlags = ['anonymous-auth'];
@@ -217,5 +222,23 @@ export function parseFlags(argv: string[]): ServerConfig {
     maxMutatingRequestsInflight: integer(values, 'max-mutating-requests-inflight', 200, 1),
     eventTtlSeconds,
     admissionPlugins,
+    watchCacheHistoryBytes: values.has('watch-cache-history-bytes')
+      ? byteSize('watch-cache-history-bytes', last('watch-cache-history-bytes')!)
+      : defaultHistoryBytes(),
   };
+}
+
+const binaryUnits: Record<string, number> = { '': 1, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, k: 1000, M: 1000 ** 2, G: 1000 ** 3 };
+
+function byteSize(flag: string, raw: string): number {
+  const m = /^(\d+)(Ki|Mi|Gi|k|M|G)?$/.exec(raw.trim());
+  if (!m) throw new FlagError(`invalid --${flag} "${raw}": want bytes, e.g. 268435456 or 256Mi`);
+  return Number(m[1]) * binaryUnits[m[2] ?? ''];
+}
+
+/** 1/16 of the memory this process may use (its cgroup limit when lower), between 16 MiB and 256 MiB. */
+export function defaultHistoryBytes(): number {
+  const limit = process.constrainedMemory?.() ?? 0;
+  const memory = limit > 0 ? Math.min(limit, totalmem()) : totalmem();
+  return Math.max(16 * 1024 ** 2, Math.min(256 * 1024 ** 2, Math.floor(memory / 16)));
 }

@@ -159,3 +159,26 @@ describe('lmdb data directory', () => {
     }
   });
 });
+
+describe('lmdb watch memory', () => {
+  it('keeps a byte-bounded tail of recent events in memory; watchers behind it replay from disk', async () => {
+    const dir = tempDir();
+    const storage = openLmdbStorage(dir, { recentEventBytes: 64 * 1024 });
+    try {
+      const value = (i: number) => Buffer.alloc(16 * 1024, String(i % 10));
+      let rev = await storage.create('/m/a', value(0));
+      const first = rev;
+      for (let i = 1; i < 40; i++) rev = await storage.update('/m/a', value(i), rev);
+      const tail = (storage as unknown as { hub: { recent: unknown[] } }).hub.recent;
+      expect(tail.length).toBeLessThan(40 / 4);
+      const seen: number[] = [];
+      const handle = storage.watch('/m/', first - 1, { onEvents: (evs) => seen.push(...evs.map((e) => e.modRevision)), onError: () => undefined });
+      await until(async () => seen.length === 40, 'replay of all 40 events');
+      handle.cancel();
+      expect(seen).toEqual(Array.from({ length: 40 }, (_, i) => first + i));
+    } finally {
+      await storage.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

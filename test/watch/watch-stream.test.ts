@@ -98,7 +98,7 @@ describe.each(backends)('watch (%s)', (backend) => {
   });
 
   test('a resourceVersion older than the window gets ERROR 410 in the stream, then EOF', async () => {
-    const small = await startCacheServer(backend, { watchCache: { historyMinEvents: 3, historyWindowMs: 0 } });
+    const small = await startCacheServer(backend, { watchCache: { historyMaxEvents: 3 } });
     try {
       const ns = 'old';
       const first = (await call(small.url, 'POST', path(ns), cm('o0'))).json;

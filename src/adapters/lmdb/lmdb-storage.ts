@@ -48,6 +48,8 @@ export interface LmdbStorageOptions {
   expiryIntervalMs?: number;
   /** Clock for TTLs (ms since the epoch; tests move it). */
   now?: () => number;
+  /** Bytes of recent events kept in memory for watchers (default 32 MiB); older ones are read from disk. */
+  recentEventBytes?: number;
 }
 
 type WriteOutcome =
@@ -89,7 +91,7 @@ export class LmdbStorage implements StoragePort {
     this.hub = new WatchHub(readRevisions(tables).current, {
       read: (start, end, after, upTo, maxScan) => this.withReadTxn((txn) => readLog(tables, start, end, after, upTo, maxScan, txn)),
       compactedRevision: () => readRevisions(tables).compacted,
-    });
+    }, 10_000, options.recentEventBytes);
     this.timer = setInterval(() => this.hub.tick(), options.progressIntervalMs ?? 1000);
     this.timer.unref();
     this.expiryTimer = setInterval(() => void this.expireDue(), options.expiryIntervalMs ?? 1000);

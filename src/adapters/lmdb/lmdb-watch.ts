@@ -7,6 +7,8 @@
  * from the on-disk log in chunks, then switches to the in-memory tail.
  * Each watcher keeps `rev`, the highest revision it has been shown (matching
  * or not), so it never sees an event twice and never skips one.
+ * The in-memory tail is bounded by count and by bytes (values and previous
+ * values), so large objects written often cannot pile up in memory.
  */
 import type { StorageEvent, WatchCallbacks, WatchHandle } from '../../ports/storage.port';
 import { CompactedError } from '../../ports/storage.port';
@@ -36,11 +38,13 @@ export class WatchHub {
   private recent: StorageEvent[] = [];
   /** Revision of recent[0] (recent holds a contiguous run of revisions). */
   private recentStart: number;
+  private recentBytes = 0;
 
   constructor(
     private notified: number,
     private readonly log: LogSource,
     private readonly maxRecent = 10000,
+    private readonly maxRecentBytes = 32 * 1024 * 1024,
   ) {
     this.recentStart = notified + 1;
   }
@@ -55,16 +59,22 @@ export class WatchHub {
     this.pending.set(event.modRevision, event);
     const before = this.notified;
     while (this.pending.has(this.notified + 1)) {
-      this.recent.push(this.pending.get(this.notified + 1)!);
+      const next = this.pending.get(this.notified + 1)!;
+      this.recent.push(next);
+      this.recentBytes += sizeOf(next);
       this.pending.delete(++this.notified);
     }
     if (this.notified === before) return;
     for (const w of this.watchers) if (!w.catchingUp) this.deliverRecent(w);
-    // Trim after delivering, so live watchers never fall behind the tail.
-    if (this.recent.length > 2 * this.maxRecent) {
-      const drop = this.recent.length - this.maxRecent;
+    // Trim after delivering, so live watchers never fall behind the tail; trim well below the limits.
+    if (this.recent.length > 2 * this.maxRecent || this.recentBytes > this.maxRecentBytes) {
+      let drop = Math.max(0, this.recent.length - this.maxRecent);
+      let bytes = this.recentBytes;
+      for (let i = 0; i < drop; i++) bytes -= sizeOf(this.recent[i]);
+      while (drop < this.recent.length - 1 && bytes > this.maxRecentBytes / 2) bytes -= sizeOf(this.recent[drop++]);
       this.recent = this.recent.slice(drop);
       this.recentStart += drop;
+      this.recentBytes = bytes;
     }
   }
 
@@ -162,4 +172,8 @@ export class WatchHub {
     w.active = false;
     this.watchers.delete(w);
   }
+}
+
+function sizeOf(e: StorageEvent): number {
+  return (e.value?.length ?? 0) + (e.prevValue?.length ?? 0);
 }

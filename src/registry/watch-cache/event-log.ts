@@ -2,16 +2,23 @@
  * The window of recent changes of one kind. Every event gets a sequence
  * number; a watcher's position is the next sequence it will read, so any
  * number of watchers share one log and a lagging watcher costs no memory.
- * Old events go once they are both older than the time window and beyond
- * the minimum count (or beyond the hard cap).
+ * Old events go once they are older than the time window, once the kind
+ * holds more than the hard cap of events, or when every kind's history
+ * together holds more bytes than the shared budget (oldest first). Watches
+ * from a revision that fell out get 410.
  */
 import type { CachedObject } from './cached-object';
+import type { HistoryBudget } from './history-budget';
 
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 export class CacheEvent {
   /** Wire frames per event type, encoded on first use and shared by every watcher. */
   private frames?: Partial<Record<ChangeType, Buffer>>;
+  /** Bytes this event keeps alive: the object (or, for DELETED, the last state) and its frames. */
+  bytes: number;
+  /** Told when a frame adds to `bytes` (set by the log that holds the event). */
+  onGrow: ((bytes: number) => void) | undefined;
 
   constructor(
     readonly type: ChangeType,
@@ -22,7 +29,9 @@ export class CacheEvent {
     /** State before the change (MODIFIED, DELETED). */
     readonly prev: CachedObject | undefined,
     readonly time: number,
-  ) {}
+  ) {
+    this.bytes = (object ?? prev)?.bytes.length ?? 0;
+  }
 
   /** `{"type":T,"object":...}\n` where DELETED carries the last state at the deletion revision. */
   frame(type: ChangeType): Buffer {
@@ -31,6 +40,8 @@ export class CacheEvent {
     const body = type === 'DELETED' ? this.prev!.bytesAt(this.rev) : this.object!.bytes;
     const frame = Buffer.concat([framePrefix[type], body, frameSuffix]);
     (this.frames ??= {})[type] = frame;
+    this.bytes += frame.length;
+    this.onGrow?.(frame.length);
     return frame;
   }
 }
@@ -45,8 +56,9 @@ export const framePrefix: Record<ChangeType | 'BOOKMARK' | 'ERROR', Buffer> = {
 export const frameSuffix = Buffer.from('}\n');
 
 export interface HistoryLimits {
+  /** Events older than this go. */
   windowMs: number;
-  minEvents: number;
+  /** At most this many events are kept. */
   maxEvents: number;
 }
 
@@ -59,12 +71,26 @@ export class EventLog {
   /** Every event with rev > startRev is still here. */
   private start: number;
 
+  /** Bytes held by the live events (CacheEvent.bytes summed). */
+  private held = 0;
+
   constructor(
     startRev: number,
     private readonly limits: HistoryLimits,
     private readonly now: () => number = Date.now,
+    private readonly budget?: HistoryBudget,
   ) {
     this.start = startRev;
+    budget?.add(this);
+  }
+
+  get bytes(): number {
+    return this.held;
+  }
+
+  /** Time of the oldest event the budget may take (never the newest one), undefined when none. */
+  get oldestEvictable(): number | undefined {
+    return this.length > 1 ? this.events[this.head].time : undefined;
   }
 
   get startRev(): number {
@@ -92,6 +118,12 @@ export class EventLog {
 
   append(event: CacheEvent): void {
     this.events.push(event);
+    this.held += event.bytes;
+    this.budget?.charge(event.bytes);
+    event.onGrow = (n) => {
+      this.held += n;
+      this.budget?.charge(n);
+    };
   }
 
   /** First sequence whose event has rev > rev (endSeq when none). */
@@ -106,22 +138,38 @@ export class EventLog {
     return this.base + lo - this.head;
   }
 
-  /** Drops what the limits allow; returns how many went. */
+  /** Drops what the limits ask for; returns how many went. */
   trim(): number {
     const cutoff = this.now() - this.limits.windowMs;
     const n = this.events.length;
     let i = this.head;
-    while (i < n) {
-      const left = n - i;
-      if (left > this.limits.maxEvents || (left > this.limits.minEvents && this.events[i].time < cutoff)) i++;
-      else break;
-    }
+    while (i < n && (n - i > this.limits.maxEvents || this.events[i].time < cutoff)) i++;
+    const dropped = this.dropBefore(i);
+    this.budget?.enforce();
+    return dropped;
+  }
+
+  /** Drops the oldest event (and any sharing its revision) but never the newest; for the byte budget. */
+  evictOldest(): number {
+    return this.length > 1 ? this.dropBefore(this.head + 1, this.events.length - 1) : 0;
+  }
+
+  /** Drops events[head..i) and whatever shares the last one's revision, up to `limit`. */
+  private dropBefore(i: number, limit = this.events.length): number {
     if (i === this.head) return 0;
     this.start = this.events[i - 1].rev;
     // An event sharing its revision with a dropped one goes too: the window starts after that revision.
-    while (i < n && this.events[i].rev === this.start) i++;
+    while (i < limit && this.events[i].rev === this.start) i++;
     const dropped = i - this.head;
-    for (let j = this.head; j < i; j++) (this.events as (CacheEvent | undefined)[])[j] = undefined;
+    let freed = 0;
+    for (let j = this.head; j < i; j++) {
+      const ev = this.events[j];
+      freed += ev.bytes;
+      ev.onGrow = undefined;
+      (this.events as (CacheEvent | undefined)[])[j] = undefined;
+    }
+    this.held -= freed;
+    this.budget?.release(freed);
     this.base += dropped;
     this.head = i;
     if (this.head > 1024 && this.head * 2 > this.events.length) {
@@ -129,5 +177,12 @@ export class EventLog {
       this.head = 0;
     }
     return dropped;
+  }
+
+  /** Releases every byte (the cache of this kind is being rebuilt or stopped). */
+  dispose(): void {
+    this.budget?.release(this.held);
+    this.budget?.remove(this);
+    this.held = 0;
   }
 }

@@ -17,6 +17,7 @@ import { KeyIndex, prefixEnd } from './key-index';
 import type { WatchCacheOptions } from './options';
 import { diffToEvents, listAll } from './resync';
 import { Freshness } from './freshness';
+import type { HistoryBudget } from './history-budget';
 
 export type Logger = (level: 'debug' | 'info' | 'warn' | 'error', msg: string, extra?: object) => void;
 
@@ -55,6 +56,7 @@ export class KindCache {
     private readonly storage: StoragePort,
     private readonly options: WatchCacheOptions,
     private readonly logger: Logger,
+    private readonly budget?: HistoryBudget,
   ) {
     this.prefix = resourcePrefix(def);
     this.retryMs = options.retryMinMs;
@@ -88,6 +90,12 @@ export class KindCache {
     this.handle?.cancel();
     clearTimeout(this.retryTimer);
     this.freshness.cancelAll();
+    this.history?.dispose();
+  }
+
+  /** Drops history by age (also runs on a timer, so a kind that went quiet does not keep it). */
+  trimHistory(): void {
+    this.history?.trim();
   }
 
   get(key: string): CachedObject | undefined {
@@ -155,8 +163,8 @@ export class KindCache {
       });
       if (this.stopped || gen !== this.generation) return;
       if (first) {
-        const { historyWindowMs: windowMs, historyMinEvents: minEvents, historyMaxEvents: maxEvents } = this.options;
-        this.history = new EventLog(revision, { windowMs, minEvents, maxEvents });
+        const { historyWindowMs: windowMs, historyMaxEvents: maxEvents } = this.options;
+        this.history = new EventLog(revision, { windowMs, maxEvents }, Date.now, this.budget);
       } else if (revision > this.revision) {
         this.resynchronize(loaded, revision, Date.now());
       }

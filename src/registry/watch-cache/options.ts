@@ -1,12 +1,14 @@
 /** Tunables of the watch cache; tests shrink them so that suites stay fast. */
 
 export interface WatchCacheOptions {
-  /** Keep events at least this long (ms)... */
+  /** Events older than this (ms) leave the history. */
   historyWindowMs: number;
-  /** ...and at least this many per kind, whichever keeps more. */
-  historyMinEvents: number;
-  /** Hard cap per kind, so a write storm cannot exhaust memory. */
+  /** Bytes the history of all kinds together may hold (objects and encoded frames); oldest go first. */
+  historyMaxBytes: number;
+  /** Hard cap of events per kind. */
   historyMaxEvents: number;
+  /** How often the history is trimmed by age when no events arrive (ms). */
+  historyTrimIntervalMs: number;
   /** How long a read or watch waits for the cache to reach a resourceVersion (upstream: 3 s). */
   freshnessTimeoutMs: number;
   /** While waiting, how often to ask storage for a progress notification. */
@@ -22,8 +24,9 @@ export interface WatchCacheOptions {
 
 export const defaultWatchCacheOptions: WatchCacheOptions = {
   historyWindowMs: 5 * 60_000,
-  historyMinEvents: 10_000,
+  historyMaxBytes: 256 * 1024 * 1024,
   historyMaxEvents: 1_000_000,
+  historyTrimIntervalMs: 10_000,
   freshnessTimeoutMs: 3000,
   progressRequestIntervalMs: 100,
   maxWatcherLagEvents: 100_000,

@@ -21,10 +21,14 @@ import { CachedObject, fieldReader } from './cached-object';
 import { CacheWatcher } from './cache-watcher';
 import { KindCache, Logger } from './kind-cache';
 import { defaultWatchCacheOptions, WatchCacheOptions } from './options';
+import { HistoryBudget } from './history-budget';
 
 export class WatchCache {
   readonly options: WatchCacheOptions;
   private readonly kinds = new Map<ResourceDefinition, KindCache>();
+  /** The byte budget every kind's history shares. */
+  readonly history: HistoryBudget;
+  private trimTimer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly storage: StoragePort,
@@ -34,15 +38,21 @@ export class WatchCache {
     logger: Logger = () => {},
   ) {
     this.options = { ...defaultWatchCacheOptions, ...options };
-    for (const def of definitions) this.kinds.set(def, new KindCache(def, storage, this.options, logger));
+    this.history = new HistoryBudget(this.options.historyMaxBytes);
+    for (const def of definitions) this.kinds.set(def, new KindCache(def, storage, this.options, logger, this.history));
   }
 
   start(): this {
     for (const k of this.kinds.values()) k.start();
+    this.trimTimer = setInterval(() => {
+      for (const k of this.kinds.values()) k.trimHistory();
+    }, this.options.historyTrimIntervalMs);
+    this.trimTimer.unref?.();
     return this;
   }
 
   stop(): void {
+    clearInterval(this.trimTimer);
     for (const k of this.kinds.values()) k.stop();
   }
 

@@ -1,5 +1,6 @@
 /** The cache's event window, key index and relist diff: pure data structures. */
 import { CacheEvent, EventLog } from '../../../src/registry/watch-cache/event-log';
+import { HistoryBudget } from '../../../src/registry/watch-cache/history-budget';
 import { KeyIndex } from '../../../src/registry/watch-cache/key-index';
 import { CachedObject } from '../../../src/registry/watch-cache/cached-object';
 import { diffToEvents } from '../../../src/registry/watch-cache/resync';
@@ -8,9 +9,9 @@ const obj = (key: string, rev: number) => new CachedObject(key, rev, Buffer.from
 const put = (rev: number, time = 0) => new CacheEvent('ADDED', rev, `/k/${rev}`, obj(`/k/${rev}`, rev), undefined, time);
 
 describe('EventLog', () => {
-  test('keeps at least minEvents, and everything inside the time window', () => {
+  test('events older than the time window go, however few are left', () => {
     let now = 0;
-    const log = new EventLog(10, { windowMs: 1000, minEvents: 3, maxEvents: 100 }, () => now);
+    const log = new EventLog(10, { windowMs: 1000, maxEvents: 100 }, () => now);
     for (let r = 11; r <= 20; r++) log.append(put(r, r * 10)); // times 110..200
     now = 1150; // events older than t=150 are outside the window
     log.trim();
@@ -18,12 +19,12 @@ describe('EventLog', () => {
     expect(log.startRev).toBe(15 - 1);
     now = 10_000;
     log.trim();
-    expect(log.length).toBe(3);
-    expect(log.startRev).toBe(17);
+    expect(log.length).toBe(0);
+    expect(log.startRev).toBe(20);
   });
 
   test('sequence numbers survive trimming; evicted positions are reported', () => {
-    const log = new EventLog(0, { windowMs: 0, minEvents: 2, maxEvents: 2 }, () => 1e9);
+    const log = new EventLog(0, { windowMs: 1e12, maxEvents: 2 }, () => 1e9);
     for (let r = 1; r <= 5; r++) log.append(put(r));
     const seq = log.seqAfter(3);
     expect(log.at(seq)?.rev).toBe(4);
@@ -40,6 +41,54 @@ describe('EventLog', () => {
     const f = del.frame('DELETED');
     expect(del.frame('DELETED')).toBe(f);
     expect(JSON.parse(f.toString())).toEqual({ type: 'DELETED', object: { metadata: { name: 'x', resourceVersion: '7' } } });
+  });
+});
+
+describe('HistoryBudget', () => {
+  const big = (key: string, rev: number, time: number, size: number) =>
+    new CacheEvent('MODIFIED', rev, key, new CachedObject(key, rev, Buffer.alloc(size, 'x'), undefined, undefined, {}), undefined, time);
+
+  test('the histories of all kinds hold at most the budget; the oldest events go first', () => {
+    const budget = new HistoryBudget(1000);
+    const limits = { windowMs: 1e12, maxEvents: 1e6 };
+    const a = new EventLog(0, limits, () => 0, budget);
+    const b = new EventLog(0, limits, () => 0, budget);
+    a.append(big('/a/1', 1, 1, 300));
+    b.append(big('/b/1', 2, 2, 300));
+    a.append(big('/a/1', 3, 3, 300));
+    a.trim();
+    expect(budget.bytes).toBe(900);
+    b.append(big('/b/1', 4, 4, 300));
+    b.trim();
+    // a's event at t=1 was the oldest anywhere.
+    expect(budget.bytes).toBe(900);
+    expect(a.startRev).toBe(1);
+    expect(a.length).toBe(1);
+    expect(b.length).toBe(2);
+    expect(a.bytes + b.bytes).toBe(budget.bytes);
+  });
+
+  test('each kind keeps its newest event, even one larger than the budget', () => {
+    const budget = new HistoryBudget(100);
+    const log = new EventLog(0, { windowMs: 1e12, maxEvents: 1e6 }, () => 0, budget);
+    for (let r = 1; r <= 3; r++) log.append(big('/k', r, r, 500));
+    log.trim();
+    expect(log.length).toBe(1);
+    expect(log.startRev).toBe(2);
+    expect(budget.bytes).toBe(500);
+  });
+
+  test('encoded frames count, and a disposed log gives its bytes back', () => {
+    const budget = new HistoryBudget(1e9);
+    const log = new EventLog(0, { windowMs: 1e12, maxEvents: 1e6 }, () => 0, budget);
+    const ev = big('/k', 1, 1, 200);
+    log.append(ev);
+    const frame = ev.frame('MODIFIED');
+    expect(budget.bytes).toBe(200 + frame.length);
+    ev.frame('MODIFIED');
+    expect(budget.bytes).toBe(200 + frame.length);
+    log.dispose();
+    expect(budget.bytes).toBe(0);
   });
 });
 
