@@ -3,8 +3,8 @@
  * and of shared building blocks, for unknown-field checks, apply and OpenAPI.
  */
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsInt, IsOptional, IsString, ValidateNested } from 'class-validator';
-import { Atomic, Describe, EmitEmpty, Format, ListSet, MergeByKey, OmitEmpty, PreserveUnknown, StringMap } from './schema/declare';
+import { IsArray, IsBoolean, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { Atomic, Describe, EmitEmpty, Format, Int64, ListSet, MergeByKey, OmitEmpty, PreserveUnknown, StringMap } from './schema/declare';
 
 export class OwnerReferenceSchema {
   @EmitEmpty() @IsString() apiVersion!: string;
@@ -32,10 +32,10 @@ export class ObjectMetaSchema {
   @OmitEmpty() @IsOptional() @IsString() selfLink?: string;
   @OmitEmpty() @IsOptional() @IsString() @Describe('Server-assigned unique identifier.') uid?: string;
   @OmitEmpty() @IsOptional() @IsString() @Describe('Opaque version of the object, for optimistic concurrency and watches.') resourceVersion?: string;
-  @OmitEmpty() @IsOptional() @IsInt() @Describe('Sequence number of changes to the desired state.') generation?: number;
+  @OmitEmpty() @IsOptional() @Int64() @Describe('Sequence number of changes to the desired state.') generation?: number;
   @OmitEmpty() @IsOptional() @Format('date-time') @Describe('Time the object was created, set by the server.') creationTimestamp?: string;
   @OmitEmpty('pointer') @IsOptional() @Format('date-time') deletionTimestamp?: string;
-  @OmitEmpty('pointer') @IsOptional() @IsInt() deletionGracePeriodSeconds?: number;
+  @OmitEmpty('pointer') @IsOptional() @Int64() deletionGracePeriodSeconds?: number;
   @OmitEmpty() @IsOptional() @StringMap('Key/value pairs for organizing and selecting objects.') labels?: Record<string, string>;
   @OmitEmpty() @IsOptional() @StringMap('Unstructured key/value data for tools.') annotations?: Record<string, string>;
   @OmitEmpty() @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => OwnerReferenceSchema) @MergeByKey('uid')
@@ -62,7 +62,7 @@ export class LabelSelectorSchema {
 export class ConditionSchema {
   @EmitEmpty() @IsString() type!: string;
   @EmitEmpty() @IsString() status!: string;
-  @OmitEmpty() @IsOptional() @IsInt() observedGeneration?: number;
+  @OmitEmpty() @IsOptional() @Int64() observedGeneration?: number;
   @EmitEmpty() @IsString() @Format('date-time') lastTransitionTime!: string;
   @EmitEmpty() @IsString() reason!: string;
   @EmitEmpty() @IsString() message!: string;

@@ -22,6 +22,7 @@ import {
 import { isPlainObject, KObject } from '../machinery/object';
 import { apiVersionOf, ResourceDefinition } from '../machinery/resource-definition';
 import { schemaOf } from '../machinery/schema/schema';
+import { checkAndPrune } from '../machinery/schema/decode';
 import { errors } from '../machinery/status';
 import { timestamp } from './context';
 import { lastAppliedAnnotation, allowedByLastApplied, rewriteLastApplied } from './last-applied';
@@ -128,6 +129,11 @@ function checkConfig(def: ResourceDefinition, config: Config, opts: WriteOptions
     throw errors.badRequest(`failed to create typed patch object (${ns}/${n}; ${gvk}): ${validationMessage(report.errors)}`);
   }
   if (opts.fieldValidation === 'Warn') opts.warnings.push(...report.unknownFields.map((f) => `unknown field "${f}"`));
+  // Numbers must also fit their integer field's Go type (int32, int64), as decoding into the object checks.
+  const typed = checkAndPrune(structuredClone(config), schemaOf(def.schemaRoot), '', def.kind);
+  if (typed.typeErrors.length) {
+    throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${typed.typeErrors.join(', ')}`);
+  }
 }
 
 const identityMeta = ['name', 'namespace', 'uid', 'resourceVersion'];

@@ -45,7 +45,7 @@ export class Registry {
   /** Unknown and duplicate fields, handled per fieldValidation (apimachinery.md §6). */
   admitBody(def: ResourceDefinition, body: DecodedBody, validation: FieldValidation, warnings: string[]): KObject {
     const obj = ensureMetadata(def, body.object);
-    const report = checkAndPrune(obj, schemaOf(def.schemaRoot));
+    const report = checkAndPrune(obj, schemaOf(def.schemaRoot), '', def.kind);
     if (report.typeErrors.length) {
       throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${report.typeErrors.join(', ')}`);
     }

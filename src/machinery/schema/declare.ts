@@ -4,6 +4,7 @@
  * (machinery/schema/schema.ts), which drives unknown-field checks, patches,
  * server-side apply and OpenAPI.
  */
+import { IsInt } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 // Not re-exported from the package root, but part of its built decorators module.
 // eslint-disable-next-line @typescript-eslint/no-var-requires
@@ -48,11 +49,25 @@ export const PatchReplace = () => add({ 'x-kubernetes-patch-strategy': 'replace'
 export const StringMap = (description?: string) =>
   add({ type: 'object', additionalProperties: { type: 'string' }, ...(description ? { description } : {}) });
 
+/** intstr.IntOrString: its integer is an int32. */
 export const IntOrString = (description?: string) =>
-  add({ 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }], type: undefined, ...(description ? { description } : {}) });
+  add({ 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer', format: 'int32' }, { type: 'string' }], type: undefined, ...(description ? { description } : {}) });
 
 export const QuantityField = (description?: string) =>
   add({ 'x-kubernetes-int-or-string': true, format: 'quantity', anyOf: [{ type: 'integer' }, { type: 'number' }, { type: 'string' }], type: undefined, ...(description ? { description } : {}) });
+
+/**
+ * Integer fields are declared with their Go width, as upstream: a value out
+ * of range or not an integer is a decode error (400). int64 values are kept
+ * exactly only up to 2^53 - 1 (JSON numbers here are doubles), so larger
+ * ones are rejected rather than rounded.
+ */
+const integer = (format: 'int32' | 'int64') => (target: object, key: string) => {
+  IsInt()(target, key);
+  add({ type: 'integer', format })(target, key);
+};
+export const Int32 = () => integer('int32');
+export const Int64 = () => integer('int64');
 
 /** A value with a fixed string format, e.g. date-time or byte (base64). */
 export const Format = (format: string) => add({ type: 'string', format });

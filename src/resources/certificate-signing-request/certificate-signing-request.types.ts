@@ -1,8 +1,8 @@
 /** CertificateSigningRequest (certificates.svc.io/v1), declared for schema checks, apply and OpenAPI. */
 import { Type } from 'class-transformer';
-import { IsArray, IsInt, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { IsArray, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { ObjectMetaSchema } from '../../machinery/meta.types';
-import { Atomic, Describe, EmitEmpty, Format, JSONSchema, ListMap, OmitEmpty } from '../../machinery/schema/declare';
+import { Atomic, Describe, EmitEmpty, Format, Int32, JSONSchema, ListMap, OmitEmpty } from '../../machinery/schema/declare';
 
 export class CsrSpec {
   @EmitEmpty()
@@ -18,7 +18,7 @@ export class CsrSpec {
 
   @OmitEmpty('pointer')
   @IsOptional()
-  @IsInt()
+  @Int32()
   @Describe('Requested validity in seconds, at least 600. Signers may issue a different duration.')
   expirationSeconds?: number;
 

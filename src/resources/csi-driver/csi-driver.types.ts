@@ -1,12 +1,12 @@
 /** CSIDriver (storage.svc.io/v1), declared for schema checks, apply and OpenAPI. */
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsInt, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { IsArray, IsBoolean, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { ObjectMetaSchema } from '../../machinery/meta.types';
-import { Atomic, Describe, EmitEmpty, Enum, ListSet, OmitEmpty } from '../../machinery/schema/declare';
+import { Atomic, Describe, EmitEmpty, Enum, Int64, ListSet, OmitEmpty } from '../../machinery/schema/declare';
 
 export class CsiDriverTokenRequest {
   @EmitEmpty() @IsString() @Describe('Audience of the token; empty means the API server audiences.') audience!: string;
-  @OmitEmpty('pointer') @IsOptional() @IsInt() @Describe('Lifetime of the token in seconds; defaults as a token request does.') expirationSeconds?: number;
+  @OmitEmpty('pointer') @IsOptional() @Int64() @Describe('Lifetime of the token in seconds; defaults as a token request does.') expirationSeconds?: number;
 }
 
 export class CsiDriverSpec {
@@ -27,7 +27,7 @@ export class CsiDriverSpec {
   tokenRequests?: CsiDriverTokenRequest[];
   @OmitEmpty('pointer') @IsOptional() @IsBoolean() @Describe('Whether NodePublishVolume is called periodically. Defaults to false.') requiresRepublish?: boolean;
   @OmitEmpty('pointer') @IsOptional() @IsBoolean() @Describe('Whether the driver supports the -o context mount option. Defaults to false.') seLinuxMount?: boolean;
-  @OmitEmpty('pointer') @IsOptional() @IsInt() @Describe('Seconds between CSINode allocatable refreshes; at least 10. Needs MutableCSINodeAllocatableCount.')
+  @OmitEmpty('pointer') @IsOptional() @Int64() @Describe('Seconds between CSINode allocatable refreshes; at least 10. Needs MutableCSINodeAllocatableCount.')
   nodeAllocatableUpdatePeriodSeconds?: number;
   @OmitEmpty('pointer') @IsOptional() @IsBoolean() @Describe('Pass tokens in NodePublishVolume secrets instead of volume context; needs tokenRequests.')
   serviceAccountTokenInSecrets?: boolean;

@@ -1,15 +1,15 @@
 /** Lease (coordination.svc.io/v1), declared for schema checks, apply and OpenAPI. */
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { IsOptional, IsString, ValidateNested } from 'class-validator';
 import { ObjectMetaSchema } from '../../machinery/meta.types';
-import { Describe, Format, OmitEmpty } from '../../machinery/schema/declare';
+import { Describe, Format, Int32, OmitEmpty } from '../../machinery/schema/declare';
 
 export class LeaseSpec {
   @OmitEmpty('pointer') @IsOptional() @Format('date-time') @Describe('When the current lease was acquired (microsecond precision).') acquireTime?: string;
   @OmitEmpty('pointer') @IsOptional() @IsString() @Describe('Identity of the current holder of the lease.') holderIdentity?: string;
-  @OmitEmpty('pointer') @IsOptional() @IsInt() @Describe('Seconds candidates wait, from the last observed renewTime, before taking the lease over.')
+  @OmitEmpty('pointer') @IsOptional() @Int32() @Describe('Seconds candidates wait, from the last observed renewTime, before taking the lease over.')
   leaseDurationSeconds?: number;
-  @OmitEmpty('pointer') @IsOptional() @IsInt() @Describe('How many times the lease has changed holders.') leaseTransitions?: number;
+  @OmitEmpty('pointer') @IsOptional() @Int32() @Describe('How many times the lease has changed holders.') leaseTransitions?: number;
   @OmitEmpty('pointer') @IsOptional() @IsString() @Describe('Signals the holder that a better holder exists; only with strategy.') preferredHolder?: string;
   @OmitEmpty('pointer') @IsOptional() @Format('date-time') @Describe('When the current holder last renewed the lease (microsecond precision).') renewTime?: string;
   @OmitEmpty('pointer') @IsOptional() @IsString() @Describe('Coordinated leader election strategy. Needs CoordinatedLeaderElection.') strategy?: string;

@@ -1,8 +1,8 @@
 /** PodCertificateRequest (certificates.svc.io/v1), declared for schema checks, apply and OpenAPI. */
 import { Type } from 'class-transformer';
-import { IsArray, IsInt, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { IsArray, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { ObjectMetaSchema } from '../../machinery/meta.types';
-import { Describe, EmitEmpty, Format, MergeByKey, OmitEmpty, StringMap } from '../../machinery/schema/declare';
+import { Describe, EmitEmpty, Format, Int32, Int64, MergeByKey, OmitEmpty, StringMap } from '../../machinery/schema/declare';
 
 export class PcrSpec {
   @EmitEmpty() @IsString() @Describe('Requested signer; names under svc.io are reserved.') signerName!: string;
@@ -15,7 +15,7 @@ export class PcrSpec {
 
   @OmitEmpty('pointer')
   @IsOptional()
-  @IsInt()
+  @Int32()
   @Describe('Longest certificate lifetime the signer may issue, 3600 to 7862400 seconds (86400 for svc.io signers); defaults to 86400.')
   maxExpirationSeconds?: number;
 
@@ -35,7 +35,7 @@ export class PcrSpec {
 export class PcrCondition {
   @EmitEmpty() @IsString() @Describe('Issued, Denied or Failed.') type!: string;
   @EmitEmpty() @IsString() @Describe('Must be True.') status!: string;
-  @OmitEmpty() @IsOptional() @IsInt() @Describe('Generation the condition was set for.') observedGeneration?: number;
+  @OmitEmpty() @IsOptional() @Int64() @Describe('Generation the condition was set for.') observedGeneration?: number;
   @EmitEmpty() @IsString() @Format('date-time') @Describe('When the condition last changed status.') lastTransitionTime!: string;
   @EmitEmpty() @IsString() @Describe('Machine-readable reason, e.g. UnsupportedKeyType.') reason!: string;
   @EmitEmpty() @IsOptional() @IsString() @Describe('Human-readable detail.') message?: string;

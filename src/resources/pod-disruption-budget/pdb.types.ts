@@ -1,8 +1,8 @@
 /** PodDisruptionBudget (policy/v1), declared for schema checks, patches, apply and OpenAPI. */
 import { Type } from 'class-transformer';
-import { IsArray, IsInt, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { IsArray, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { LabelSelectorSchema, ObjectMetaSchema } from '../../machinery/meta.types';
-import { Describe, EmitEmpty, Format, IntOrString, JSONSchema, MergeByKey, OmitEmpty, PatchReplace } from '../../machinery/schema/declare';
+import { Describe, EmitEmpty, Format, Int32, Int64, IntOrString, JSONSchema, MergeByKey, OmitEmpty, PatchReplace } from '../../machinery/schema/declare';
 
 export class PdbSpec {
   @OmitEmpty('pointer')
@@ -38,14 +38,14 @@ export class PdbSpec {
 export class PdbCondition {
   @EmitEmpty() @IsString() @Describe('Kind of condition, e.g. DisruptionAllowed.') type!: string;
   @EmitEmpty() @IsString() @Describe('True, False or Unknown.') status!: string;
-  @OmitEmpty() @IsOptional() @IsInt() @Describe('Generation the condition was set for.') observedGeneration?: number;
+  @OmitEmpty() @IsOptional() @Int64() @Describe('Generation the condition was set for.') observedGeneration?: number;
   @EmitEmpty() @IsString() @Format('date-time') lastTransitionTime!: string;
   @EmitEmpty() @IsString() @Describe('Machine-readable CamelCase cause, e.g. SufficientPods.') reason!: string;
   @EmitEmpty() @IsString() @Describe('Human-readable details.') message!: string;
 }
 
 export class PdbStatus {
-  @OmitEmpty() @IsOptional() @IsInt() @Describe('Generation last seen by the writer of this status.') observedGeneration?: number;
+  @OmitEmpty() @IsOptional() @Int64() @Describe('Generation last seen by the writer of this status.') observedGeneration?: number;
 
   @OmitEmpty()
   @IsOptional()
@@ -57,10 +57,10 @@ export class PdbStatus {
   disruptedPods?: Record<string, string>;
 
   // No omitempty upstream: the four counts are always written, 0 when unset.
-  @EmitEmpty() @IsOptional() @IsInt() @Describe('Number of pod disruptions currently allowed.') disruptionsAllowed?: number;
-  @EmitEmpty() @IsOptional() @IsInt() @Describe('Number of healthy pods right now.') currentHealthy?: number;
-  @EmitEmpty() @IsOptional() @IsInt() @Describe('Minimum number of healthy pods wanted.') desiredHealthy?: number;
-  @EmitEmpty() @IsOptional() @IsInt() @Describe('Number of pods this budget counts.') expectedPods?: number;
+  @EmitEmpty() @IsOptional() @Int32() @Describe('Number of pod disruptions currently allowed.') disruptionsAllowed?: number;
+  @EmitEmpty() @IsOptional() @Int32() @Describe('Number of healthy pods right now.') currentHealthy?: number;
+  @EmitEmpty() @IsOptional() @Int32() @Describe('Minimum number of healthy pods wanted.') desiredHealthy?: number;
+  @EmitEmpty() @IsOptional() @Int32() @Describe('Number of pods this budget counts.') expectedPods?: number;
 
   @OmitEmpty()
   @IsOptional()

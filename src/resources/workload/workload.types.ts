@@ -1,8 +1,8 @@
 /** Workload (scheduling.svc.io/v1beta1), declared for schema checks, patches, apply and OpenAPI. */
 import { Type } from 'class-transformer';
-import { IsArray, IsInt, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { IsArray, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { ObjectMetaSchema } from '../../machinery/meta.types';
-import { Atomic, Describe, EmitEmpty, JSONSchema, ListMap, MergeByKey, OmitEmpty } from '../../machinery/schema/declare';
+import { Atomic, Describe, EmitEmpty, Int32, JSONSchema, ListMap, MergeByKey, OmitEmpty } from '../../machinery/schema/declare';
 
 /** A marker object without fields (`basic: {}`, `single: {}`); any key inside is unknown. */
 const Marker = (description: string) => JSONSchema({ type: 'object', properties: {}, description } as never);
@@ -14,7 +14,7 @@ export class WorkloadControllerRef {
 }
 
 export class WorkloadGangPolicy {
-  @EmitEmpty() @IsInt() @Describe('Pods that must be schedulable together before any is admitted; positive; may change.') minCount!: number;
+  @EmitEmpty() @Int32() @Describe('Pods that must be schedulable together before any is admitted; positive; may change.') minCount!: number;
 }
 
 export class WorkloadPodGroupSchedulingPolicy {
@@ -58,12 +58,12 @@ export class WorkloadPodGroupTemplate {
   @OmitEmpty('pointer') @IsOptional() @ValidateNested() @Type(() => WorkloadDisruptionMode) @Describe('Exactly one of single or all. Immutable.')
   disruptionMode?: WorkloadDisruptionMode;
   @OmitEmpty() @IsOptional() @IsString() @Describe('Priority class of groups made from this template. Immutable.') priorityClassName?: string;
-  @OmitEmpty('pointer') @IsOptional() @IsInt() @Describe('Priority of groups made from this template; higher wins. Immutable.') priority?: number;
+  @OmitEmpty('pointer') @IsOptional() @Int32() @Describe('Priority of groups made from this template; higher wins. Immutable.') priority?: number;
   @OmitEmpty('pointer') @IsOptional() @IsString() @Describe('Never or PreemptLowerPriority (PodGroupPreemptionPolicy). Immutable.') preemptionPolicy?: string;
 }
 
 export class WorkloadCompositeGangPolicy {
-  @EmitEmpty() @IsInt() @Describe('Child groups that must be schedulable together; positive.') minGroupCount!: number;
+  @EmitEmpty() @Int32() @Describe('Child groups that must be schedulable together; positive.') minGroupCount!: number;
 }
 
 export class WorkloadCompositeSchedulingPolicy {
@@ -81,7 +81,7 @@ export class WorkloadCompositePodGroupTemplate {
   @OmitEmpty('pointer') @IsOptional() @ValidateNested() @Type(() => WorkloadDisruptionMode) @Describe('Exactly one of single or all. Immutable.')
   disruptionMode?: WorkloadDisruptionMode;
   @OmitEmpty() @IsOptional() @IsString() @Describe('Priority class of composite groups made from this template. Immutable.') priorityClassName?: string;
-  @OmitEmpty('pointer') @IsOptional() @IsInt() @Describe('Priority of composite groups made from this template. Immutable.') priority?: number;
+  @OmitEmpty('pointer') @IsOptional() @Int32() @Describe('Priority of composite groups made from this template. Immutable.') priority?: number;
   @OmitEmpty('pointer') @IsOptional() @IsString() @Describe('Never or PreemptLowerPriority (PodGroupPreemptionPolicy). Immutable.') preemptionPolicy?: string;
   @OmitEmpty() @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => WorkloadPodGroupTemplate) @ListMap('name')
   @Describe('Templates of child pod groups; at most 8.')
