@@ -140,6 +140,10 @@ export const errors = {
       `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
     ),
 
+  /** A Content-Encoding the server does not decode (RFC 9110 §15.5.16). */
+  unsupportedContentEncoding: (encoding: string) =>
+    failure(415, 'UnsupportedMediaType', `unsupported Content-Encoding "${encoding}": send the body as identity, gzip, deflate or br`),
+
   requestEntityTooLarge: (message: string) => failure(413, 'RequestEntityTooLarge', `Request entity too large: ${message}`),
 
   expired: (message: string, continueToken?: string) =>

@@ -35,7 +35,7 @@ export function decodeContinue(token: string): ContinuePosition {
     invalid(`continue key is not valid: server does not recognize this encoded version "${String(parsed.v)}"`);
   }
   const rv = parsed.rv;
-  if (typeof rv !== 'number' || !Number.isInteger(rv) || rv === 0 || rv < -1) {
+  if (typeof rv !== 'number' || !Number.isSafeInteger(rv) || rv === 0 || rv < -1) {
     invalid(`continue key is not valid: incorrect encoded start resourceVersion (version ${version})`);
   }
   const start = parsed.start;

@@ -3,11 +3,21 @@ import { errors } from '../machinery/status';
 import { FieldError, fieldErrors } from '../machinery/field-errors';
 import { ListOptions } from './request';
 
-/** "" and "0" parse to 0; anything else must be an unsigned decimal. */
+const maxUint64 = 18446744073709551615n;
+
+/**
+ * "" and "0" parse to 0; anything else must be an unsigned decimal (a uint64,
+ * as upstream parses it). Revisions here are exact only up to 2^53 - 1, so a
+ * larger one is refused too rather than rounded into some other revision.
+ */
 export function parseResourceVersion(rv: string | undefined): number {
   if (rv === undefined || rv === '') return 0;
-  if (!/^\d+$/.test(rv)) throw errors.badRequest(`invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`);
-  return Number(rv);
+  const invalid = (why: string) => errors.badRequest(`invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(rv)}: ${why}`);
+  if (!/^\d+$/.test(rv)) throw invalid('invalid syntax');
+  const n = Number(rv);
+  if (Number.isSafeInteger(n)) return n;
+  if (BigInt(rv) > maxUint64) throw invalid('value out of range');
+  throw errors.badRequest(`invalid resource version: ${rv} is beyond the largest revision this server can hold (${Number.MAX_SAFE_INTEGER})`);
 }
 
 export function validateListOptions(opts: ListOptions, watch: boolean): void {

@@ -5,6 +5,7 @@
 import yaml from 'js-yaml';
 import { errors } from '../../machinery/status';
 import { duplicateKeyLines, findDuplicateKeys } from './json-duplicates';
+import { jsonDepthExceeds, maxJsonDepth } from './json-depth';
 import { decodeKubernetesProtobuf } from './protobuf';
 
 export type ResponseFormat = 'json' | 'yaml' | 'table' | 'table-v1beta1' | 'partial-metadata' | 'partial-metadata-list';
@@ -91,6 +92,9 @@ export function decodeJson(body: Buffer): DecodedRequestBody {
     object = JSON.parse(text);
   } catch (e) {
     throw errors.badRequest(`couldn't get version/kind; json parse error: ${(e as Error).message}`);
+  }
+  if (jsonDepthExceeds(text, maxJsonDepth)) {
+    throw errors.badRequest(`couldn't get version/kind; json parse error: exceeded max depth: more than ${maxJsonDepth} nested objects and arrays`);
   }
   return { object, duplicateFields: findDuplicateKeys(text) };
 }

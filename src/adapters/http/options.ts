@@ -109,11 +109,26 @@ export function deleteOptions(req: Request, body: Record<string, unknown> | unde
   };
 }
 
+/**
+ * An int64 query parameter as upstream's parameter codec reads it
+ * (strconv.ParseInt); undefined when absent or empty. Its errors are 400s.
+ */
+function queryInt64(req: Request, name: string): number | undefined {
+  const raw = queryString(req, name);
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[+-]?\d+$/.test(raw)) throw errors.badRequest(`strconv.ParseInt: parsing ${JSON.stringify(raw)}: invalid syntax`);
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n)) throw errors.badRequest(`strconv.ParseInt: parsing ${JSON.stringify(raw)}: value out of range`);
+  return n;
+}
+
 export function listOptions(req: Request, namespace: string | undefined): ListOptions {
-  const limitRaw = queryString(req, 'limit');
-  const timeoutRaw = queryString(req, 'timeoutSeconds');
-  const limit = limitRaw === undefined || limitRaw === '' ? undefined : Number(limitRaw);
-  if (limit !== undefined && !Number.isInteger(limit)) throw errors.badRequest(`invalid limit: ${limitRaw}`);
+  const limit = queryInt64(req, 'limit');
+  const timeoutSeconds = queryInt64(req, 'timeoutSeconds');
+  // Upstream lets a negative timeout end the watch at once; it is a mistake, so say so.
+  if (timeoutSeconds !== undefined && timeoutSeconds < 0) {
+    throw errors.badRequest(`invalid timeoutSeconds ${timeoutSeconds}: must be 0 (no timeout of its own) or more`);
+  }
   return {
     namespace,
     labelSelector: queryString(req, 'labelSelector'),
@@ -124,7 +139,7 @@ export function listOptions(req: Request, namespace: string | undefined): ListOp
     resourceVersionMatch: queryString(req, 'resourceVersionMatch') || undefined,
     allowWatchBookmarks: queryBool(req, 'allowWatchBookmarks'),
     sendInitialEvents: queryBool(req, 'sendInitialEvents'),
-    timeoutSeconds: timeoutRaw === undefined || timeoutRaw === '' ? undefined : Number(timeoutRaw),
+    timeoutSeconds,
     shardSelector: queryString(req, 'shardSelector'),
   };
 }

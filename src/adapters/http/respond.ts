@@ -2,6 +2,7 @@
 import type { Request, Response } from 'express';
 import { ApiError, errors, Status } from '../../machinery/status';
 import { encodeBody, negotiate, ResponseFormat } from './media';
+import { clientRequestError } from './client-errors';
 
 export function wantsPretty(req: Request): boolean {
   const p = req.query.pretty;
@@ -26,17 +27,17 @@ export function send(req: Request, res: Response, code: number, value: unknown, 
   res.end(body);
 }
 
-export function toApiError(err: unknown): ApiError {
+export function toApiError(err: unknown, req?: Request): ApiError {
   if (err instanceof ApiError) return err;
-  const e = err as { type?: string; status?: number; message?: string };
-  // Express body-parser errors carry an HTTP status of their own.
-  if (e?.type === 'entity.too.large') return errors.requestEntityTooLarge('limit is 3145728');
-  if (e?.status === 400 && e.type) return errors.badRequest(e.message ?? 'bad request');
+  // Express and body-parser errors about the request carry an HTTP status of their own.
+  const client = clientRequestError(err, req?.get('content-encoding')?.trim().toLowerCase());
+  if (client) return client;
+  const e = err as { message?: string };
   return errors.internal(e?.message ?? String(err));
 }
 
 export function sendError(req: Request, res: Response, err: unknown): void {
-  const apiError = toApiError(err);
+  const apiError = toApiError(err, req);
   if (apiError.code >= 500 && !(err instanceof ApiError)) {
     console.log(JSON.stringify({ level: 'error', msg: 'request failed', path: req.path, error: (err as Error)?.stack ?? String(err) }));
   }

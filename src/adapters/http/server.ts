@@ -7,7 +7,6 @@ import { healthRouter, HealthChecks } from './health';
 import { resourceRouter } from './routes';
 import { sendError } from './respond';
 import type { WatchServer } from './watch';
-import { errors } from '../../machinery/status';
 
 export interface AppDeps {
   registry: Registry;
@@ -48,10 +47,6 @@ export function createApp(deps: AppDeps): express.Express {
     res.status(404).setHeader('Content-Type', 'text/plain; charset=utf-8');
     res.end('404 page not found\n');
   });
-  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const e = err as { type?: string };
-    if (e?.type === 'entity.too.large') return sendError(req, res, errors.requestEntityTooLarge('limit is 3145728'));
-    sendError(req, res, err);
-  });
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => sendError(req, res, err));
   return app;
 }

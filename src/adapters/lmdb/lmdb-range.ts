@@ -17,6 +17,7 @@ import {
   META_COMPACTED,
   META_REVISION,
   inRange,
+  keyTooLong,
   prefixEnd,
   toKeyValue,
   toStorageEvent,
@@ -51,6 +52,8 @@ export function readRange(
   if (revision < compacted) throw new CompactedError(revision, compacted);
 
   const start = options.startKey && options.startKey > prefix ? options.startKey : prefix;
+  // Keys this long cannot be stored: a prefix (or a crafted continue key) beyond the limit finds nothing.
+  if (keyTooLong(start)) return { items: [], more: false, count: 0, revision };
   const end = prefixEnd(prefix);
   const limit = options.limit && options.limit > 0 ? options.limit : Infinity;
   const undo = collectUndo(tables, start, end, revision, transaction);

@@ -42,6 +42,14 @@ export interface LogValues {
   pv?: Buffer;
 }
 
+/** lmdb's key limit is 1978 bytes, including ordered-binary's type byte. */
+export const MAX_KEY_BYTES = 1900;
+
+/** No key this long can be stored, so none can be found: reads answer "absent" without asking lmdb. */
+export function keyTooLong(key: string): boolean {
+  return key.length > MAX_KEY_BYTES / 3 && Buffer.byteLength(key) > MAX_KEY_BYTES;
+}
+
 export const META_REVISION = 'rev';
 export const META_COMPACTED = 'compacted';
 

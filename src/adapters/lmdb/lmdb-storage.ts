@@ -28,7 +28,7 @@ import {
   type WatchCallbacks,
   type WatchHandle,
 } from '../../ports/storage.port';
-import { META_COMPACTED, META_REVISION, toKeyValue, type LogRecord, type LogValues, type StateRecord } from './lmdb-records';
+import { META_COMPACTED, META_REVISION, MAX_KEY_BYTES, keyTooLong, toKeyValue, type LogRecord, type LogValues, type StateRecord } from './lmdb-records';
 import { readLog, readRange, readRevisions, type LmdbTables } from './lmdb-range';
 import { WatchHub } from './lmdb-watch';
 
@@ -61,8 +61,6 @@ const COMPACT_CHUNK = 5000;
 const EXPIRE_CHUNK = 1000;
 
 type ExpiryKey = [number, string];
-/** lmdb's key limit is 1978 bytes, including ordered-binary's type byte. */
-const MAX_KEY_BYTES = 1900;
 
 export class LmdbStorage implements StoragePort {
   private readonly env: RootDatabase;
@@ -110,6 +108,7 @@ export class LmdbStorage implements StoragePort {
 
   async get(key: string): Promise<KeyValue | undefined> {
     this.assertOpen();
+    if (keyTooLong(key)) return undefined; // e.g. GET of a 10,000-character name: not found, as on etcd
     const record = this.tables.state.get(key);
     return record ? toKeyValue(key, record) : undefined;
   }
@@ -203,7 +202,7 @@ export class LmdbStorage implements StoragePort {
   private async write(key: string, body: () => WriteOutcome): Promise<number> {
     this.assertOpen();
     // Checked up front: a put failing inside the batch would leave a taken revision without a log entry.
-    if (Buffer.byteLength(key) > MAX_KEY_BYTES) throw new StorageError(`key longer than ${MAX_KEY_BYTES} bytes: ${key.slice(0, 80)}…`);
+    if (keyTooLong(key)) throw new StorageError(`key longer than ${MAX_KEY_BYTES} bytes: ${key.slice(0, 80)}…`);
     let outcome: WriteOutcome;
     try {
       outcome = await this.env.transaction(body);

@@ -76,9 +76,11 @@ export const MAP_TYPE = 'map[string]interface {}';
 export const LIST_TYPE = '[]interface {}';
 
 /**
- * Strategic merge errors, classified as upstream's interpretStrategicMergePatchError
- * does: the format sentinels are 400, lists of lists 422, everything else is
- * an untyped error and so a reason-less 500 with the raw text.
+ * Strategic merge errors with upstream's texts. Upstream's
+ * interpretStrategicMergePatchError makes the format sentinels 400 and lists
+ * of lists 422, but leaves the rest untyped (a 500). Those are all mistakes in
+ * the patch, so here they are 400 BadRequest with the same text; only a
+ * schema the server declared wrongly stays a 500.
  */
 export const smpErrors = {
   badJSONDoc: () => errors.badRequest('invalid JSON document'),
@@ -88,9 +90,12 @@ export const smpErrors = {
   listOfLists: () => unprocessable('lists of lists are not supported'),
   /** Declared upstream (422) but not raised by its merge code; kept for completeness. */
   contentNotMatchRetainKeys: () => unprocessable("patch content doesn't match retainKeys list"),
-  noMergeKey: (m: unknown, key: string) => errors.untyped(`map: ${goFormat(m)} does not contain declared merge key: ${key}`),
-  badArgType: (expected: string, actual: unknown) => errors.untyped(`expected a ${expected}, but received a ${goTypeName(actual)}`),
+  noMergeKey: (m: unknown, key: string) => errors.badRequest(`map: ${goFormat(m)} does not contain declared merge key: ${key}`),
+  badArgType: (expected: string, actual: unknown) => errors.badRequest(`expected a ${expected}, but received a ${goTypeName(actual)}`),
   badPatchType: (directive: unknown, m: unknown) =>
-    errors.untyped(`unknown patch type: ${goFormat(directive, 's')} in map: ${goFormat(m)}`),
-  other: (message: string) => errors.untyped(message),
+    errors.badRequest(`unknown patch type: ${goFormat(directive, 's')} in map: ${goFormat(m)}`),
+  /** A patch the merge cannot apply (its lists, its directives). */
+  other: (message: string) => errors.badRequest(message),
+  /** The declared schema itself is inconsistent: the server's fault. */
+  schema: (message: string) => errors.untyped(message),
 };

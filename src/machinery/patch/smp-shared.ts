@@ -49,7 +49,7 @@ function strategyWithoutRetainKeys(declared: string): string {
   if (parts.length === 1) return parts[0] === 'retainKeys' ? '' : parts[0];
   if (parts.length === 2 && parts[0] === 'retainKeys') return parts[1];
   if (parts.length === 2 && parts[1] === 'retainKeys') return parts[0];
-  throw smpErrors.other(`unexpected patch strategy: [${parts.join(' ')}]`);
+  throw smpErrors.schema(`unexpected patch strategy: [${parts.join(' ')}]`);
 }
 
 /**

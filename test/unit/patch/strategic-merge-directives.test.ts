@@ -32,9 +32,10 @@ describe('$patch in list elements', () => {
     expect(out).toEqual({ secrets: [{ name: 'z', namespace: 'n' }] });
   });
 
-  it('refuses a delete element without the merge key, and $patch: merge, as upstream does (500)', () => {
+  it('refuses a delete element without the merge key, and $patch: merge, with upstream texts as 400 (upstream: 500)', () => {
     expect(statusOf(() => sa(original, { secrets: [{ $patch: 'delete' }] }))).toMatchObject({
-      code: 500,
+      code: 400,
+      reason: 'BadRequest',
       message: 'map: map[$patch:delete] does not contain declared merge key: name',
     });
     expect(statusOf(() => sa(original, { secrets: [{ $patch: 'merge' }] })).message).toBe(
@@ -65,7 +66,7 @@ describe('$patch in maps', () => {
     expect(sa({ metadata: { name: 'sa' } }, { metadata: { annotations: { $patch: 'replace', x: '1' } } })).toEqual({ metadata: { name: 'sa' } });
   });
 
-  it('refuses other directive values with the untyped 500 (merge included, as upstream)', () => {
+  it('refuses other directive values (merge included) with the upstream text, as a 400 (upstream: untyped 500)', () => {
     const s = statusOf(() => sa(original, { metadata: { labels: { $patch: 'merge' } } }));
     expect(s).toEqual({
       kind: 'Status',
@@ -73,8 +74,10 @@ describe('$patch in maps', () => {
       metadata: {},
       status: 'Failure',
       message: 'unknown patch type: merge in map: map[$patch:merge]',
-      code: 500,
+      reason: 'BadRequest',
+      code: 400,
     });
+    expect(statusOf(() => sa(original, { $patch: 'frob' }))).toMatchObject({ code: 400, message: 'unknown patch type: frob in map: map[$patch:frob]' });
   });
 });
 
@@ -109,11 +112,11 @@ describe('$setElementOrder', () => {
     expect(out).toEqual({ secrets: [{ name: 'a' }, { name: 'b' }] });
   });
 
-  it('refuses a patch list ordered differently (500) and a malformed key (400)', () => {
+  it('refuses a patch list ordered differently and a malformed key (400)', () => {
     const mismatch = statusOf(() =>
       sa({ secrets: [{ name: 'a' }] }, { '$setElementOrder/secrets': [{ name: 'a' }, { name: 'b' }], secrets: [{ name: 'b' }, { name: 'a' }] }),
     );
-    expect(mismatch.code).toBe(500);
+    expect(mismatch.code).toBe(400);
     expect(mismatch.message).toBe(
       "The order in patch list:\n[map[name:b] map[name:a]]\n doesn't match $setElementOrder list:\n[map[name:a] map[name:b]]\n",
     );

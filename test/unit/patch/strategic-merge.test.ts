@@ -146,10 +146,10 @@ describe('strategic merge: lists', () => {
 });
 
 describe('strategic merge: malformed merges', () => {
-  it('refuses a merge-by-key element without its key as upstream does (untyped 500 with Go-formatted map)', () => {
+  it('refuses a merge-by-key element without its key with the upstream Go-formatted text, as a 400 (upstream: 500)', () => {
     const s = statusOf(() => sa({ secrets: [{ name: 'a' }] }, { secrets: [{ namespace: 'x' }] }));
-    expect(s.code).toBe(500);
-    expect(s.reason).toBeUndefined();
+    expect(s.code).toBe(400);
+    expect(s.reason).toBe('BadRequest');
     expect(s.message).toBe('map: map[namespace:x] does not contain declared merge key: name');
   });
 
@@ -160,7 +160,7 @@ describe('strategic merge: malformed merges', () => {
 
   it('refuses mixed element types in a merged list', () => {
     const s = statusOf(() => pdb({ spec: { tags: ['a'] } }, { spec: { tags: [1] } }));
-    expect(s.code).toBe(500);
+    expect(s.code).toBe(400);
     expect(s.message).toBe('list element types are not identical: [[a] [1]]');
   });
 
