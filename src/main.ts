@@ -28,6 +28,7 @@ import { CachedReadPath, WatchCache, type WatchCacheOptions } from './registry/w
 import { version } from './version';
 import { createMetrics, instrumentStorage, metricsMiddleware, metricsRouter } from './adapters/metrics';
 import { objectKey, resourcePrefix } from './registry/keys';
+import { withDeadlines } from './registry/storage-deadline';
 import { alwaysAllow, type AuthorizerPort } from './ports/authorizer.port';
 import { RbacAuthorizer, type KindSnapshotSource } from './auth/authz/rbac-authorizer';
 import { AuthenticatorChain } from './auth/authn/chain';
@@ -56,9 +57,9 @@ export function logger(level: ServerConfig['logLevel']): Log {
   };
 }
 
-export function openStorageFor(config: Pick<ServerConfig, 'etcdServers' | 'etcdPrefix' | 'dataDir'>): StoragePort {
+export function openStorageFor(config: Pick<ServerConfig, 'etcdServers' | 'etcdPrefix' | 'dataDir'> & { requestTimeoutMs?: number }): StoragePort {
   return config.etcdServers.length
-    ? new EtcdStorage({ endpoints: config.etcdServers, prefix: config.etcdPrefix })
+    ? new EtcdStorage({ endpoints: config.etcdServers, prefix: config.etcdPrefix, requestTimeoutMs: config.requestTimeoutMs })
     : openLmdbStorage(config.dataDir);
 }
 
@@ -78,6 +79,11 @@ export interface AssembleOptions {
   eventTtlSeconds?: number;
   /** Admission plugins in running order (default: NamespaceAutoProvision, NamespaceLifecycle). */
   admissionPlugins?: readonly AdmissionPluginName[];
+  /** Deadline of every storage call (--request-timeout, default 10 s). */
+  requestTimeoutMs?: number;
+  /** Bounds of the storage check in /livez, and in /readyz and /healthz (default 2 s each). */
+  healthcheckTimeoutMs?: number;
+  readycheckTimeoutMs?: number;
 }
 
 export interface Assembled {
@@ -159,7 +165,7 @@ export function assemble(opts: AssembleOptions): Assembled {
   const metrics = createMetrics(() =>
     Promise.all(definitions.map(async (d) => ({ resource: d.group ? `${d.plural}.${d.group}` : d.plural, count: (await opts.storage.range(resourcePrefix(d), { limit: 1 })).count }))),
   );
-  const storage = instrumentStorage(opts.storage, metrics);
+  const storage = withDeadlines(instrumentStorage(opts.storage, metrics), opts.requestTimeoutMs ?? 10_000);
   // Reads and watches are served from the watch cache, fed by one storage watch per kind.
   const cache = new WatchCache(storage, definitions, gates, opts.watchCache, log).start();
   const watch = new WatchStreamServer(cache, opts.watchStream);
@@ -201,7 +207,10 @@ export function assemble(opts: AssembleOptions): Assembled {
     'application/apply-patch+yaml',
   ];
   let shuttingDown = false;
-  const storageCheck = { name: 'etcd', check: () => storage.ping() };
+  const livezTimeout = opts.healthcheckTimeoutMs ?? 2000;
+  const readyzTimeout = opts.readycheckTimeoutMs ?? 2000;
+  const storageCheck = { name: 'etcd', check: () => storage.ping(livezTimeout), timeoutMs: livezTimeout };
+  const storageReady = { name: 'etcd', check: () => storage.ping(readyzTimeout), timeoutMs: readyzTimeout };
   let server: Server | undefined;
   let secureServer: TlsServer | undefined;
   const app = createApp({
@@ -211,7 +220,7 @@ export function assemble(opts: AssembleOptions): Assembled {
       livez: [{ name: 'ping', check: () => true }, storageCheck],
       readyz: [
         { name: 'ping', check: () => true },
-        storageCheck,
+        storageReady,
         { name: 'watch-cache', check: () => cache.ready() },
         { name: 'poststarthook/start-system-namespaces-controller', check: () => systemNamespaces.ready() },
         { name: 'shutdown', check: () => !shuttingDown },
@@ -329,6 +338,9 @@ async function main(): Promise<void> {
     compactionIntervalSeconds: config.etcdCompactionIntervalSeconds,
     watchStream: { minRequestTimeoutSeconds: config.minRequestTimeoutSeconds },
     watchCache: { historyMaxBytes: config.watchCacheHistoryBytes },
+    requestTimeoutMs: config.requestTimeoutMs,
+    healthcheckTimeoutMs: config.etcdHealthcheckTimeoutMs,
+    readycheckTimeoutMs: config.etcdReadycheckTimeoutMs,
     security,
     tls,
     eventTtlSeconds: config.eventTtlSeconds,

@@ -45,6 +45,11 @@ export interface ServerConfig {
   admissionPlugins: AdmissionPluginName[];
   /** Bytes the watch-cache history of all kinds may hold together. */
   watchCacheHistoryBytes: number;
+  /** Deadline of every storage call (ms); past it the request answers 504. */
+  requestTimeoutMs: number;
+  /** Bounds of the storage check of /livez, and of /readyz and /healthz (ms). */
+  etcdHealthcheckTimeoutMs: number;
+  etcdReadycheckTimeoutMs: number;
 }
 
 const usage = `Usage: node dist/main.js [flags]
@@ -60,6 +65,9 @@ const usage = `Usage: node dist/main.js [flags]
   --etcd-prefix PREFIX               key prefix in etcd (default /registry)
   --etcd-compaction-interval SECONDS compaction period, 0 disables (default 300; also accepts 5m, 30s)
   --min-request-timeout SECONDS      watches without timeoutSeconds end after [this, 2x) (default 1800)
+  --request-timeout DURATION         deadline of every storage call; past it the request answers 504 (default 10s)
+  --etcd-healthcheck-timeout DURATION  bound of the storage check of /livez (default 2s)
+  --etcd-readycheck-timeout DURATION   bound of the storage check of /readyz and /healthz (default 2s)
   --client-ca-file FILE              CA bundle for client certificates (default: the cluster CA)
   --token-auth-file FILE             static bearer tokens, CSV token,user,uid,"group1,group2"
   --service-account-signing-key-file FILE   key that signs service-account tokens (default: generated)
@@ -96,7 +104,7 @@ const valueFlags = [
   'token-auth-file', 'service-account-signing-key-file', 'service-account-key-file', 'service-account-issuer', 'api-audiences',
   'service-account-max-token-expiration', 'authorization-mode', 'audit-log-path', 'audit-policy-file', 'audit-log-maxsize',
   'audit-log-maxbackup', 'max-requests-inflight', 'max-mutating-requests-inflight', 'event-ttl', 'enable-admission-plugins',
-  'disable-admission-plugins', 'watch-cache-history-bytes',
+  'disable-admission-plugins', 'watch-cache-history-bytes', 'request-timeout', 'etcd-healthcheck-timeout', 'etcd-readycheck-timeout',
 ];
 /** Flags that may stand alone (`--anonymous-auth` = true) or take `=false`. */
 const boolFlags = ['anonymous-auth'];
@@ -225,7 +233,27 @@ export function parseFlags(argv: string[]): ServerConfig {
     watchCacheHistoryBytes: values.has('watch-cache-history-bytes')
       ? byteSize('watch-cache-history-bytes', last('watch-cache-history-bytes')!)
       : defaultHistoryBytes(),
+    requestTimeoutMs: positiveMs('request-timeout', last('request-timeout') ?? '10s'),
+    etcdHealthcheckTimeoutMs: positiveMs('etcd-healthcheck-timeout', last('etcd-healthcheck-timeout') ?? '2s'),
+    etcdReadycheckTimeoutMs: positiveMs('etcd-readycheck-timeout', last('etcd-readycheck-timeout') ?? '2s'),
   };
+}
+
+/** A Go-style duration (`10s`, `1m30s`, `500ms`; a bare number is seconds) in ms, more than zero. */
+function positiveMs(flag: string, raw: string): number {
+  const text = raw.trim();
+  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  let ms = 0;
+  if (/^\d+(\.\d+)?$/.test(text)) ms = Number(text) * 1000;
+  else {
+    const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
+    if (!parts.length || parts.map((p) => p[0]).join('') !== text) {
+      throw new FlagError(`invalid --${flag} "${raw}": want a duration such as 10s, 1m or 500ms`);
+    }
+    for (const p of parts) ms += Number(p[1]) * units[p[2]];
+  }
+  if (!(ms > 0)) throw new FlagError(`invalid --${flag} "${raw}": must be more than zero`);
+  return Math.round(ms);
 }
 
 const binaryUnits: Record<string, number> = { '': 1, Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, k: 1000, M: 1000 ** 2, G: 1000 ** 3 };

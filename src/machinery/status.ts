@@ -157,6 +157,9 @@ export const errors = {
 
   timeout: (message: string) => failure(504, 'Timeout', `Timeout: ${message}`),
 
+  /** A storage call ran past its deadline (a write may or may not have taken effect, as with upstream's 504). */
+  storageTimeout: (why: string) => failure(504, 'Timeout', `Timeout: request did not complete within requested timeout - ${why}`),
+
   tooManyRequests: (message: string, retryAfterSeconds = 1) =>
     failure(429, 'TooManyRequests', message, { retryAfterSeconds }),
 
@@ -168,7 +171,8 @@ export const errors = {
       { name: operation, ...(r.group ? { group: r.group } : {}), kind: r.plural, retryAfterSeconds: 2 },
     ),
 
-  serviceUnavailable: (message: string) => failure(503, 'ServiceUnavailable', message),
+  serviceUnavailable: (message: string, retryAfterSeconds = 0) =>
+    failure(503, 'ServiceUnavailable', message, retryAfterSeconds > 0 ? { retryAfterSeconds } : undefined),
 
   internal: (err: string) =>
     failure(500, 'InternalError', `Internal error occurred: ${err}`, { causes: [{ message: err }] }),

@@ -104,8 +104,8 @@ export interface StoragePort {
   compact(revision: number): Promise<void>;
   /** The oldest revision still readable (0 when nothing was compacted). */
   compactedRevision(): Promise<number>;
-  /** Cheap liveness probe for readyz. */
-  ping(): Promise<boolean>;
+  /** Cheap liveness probe for livez/readyz: false when storage does not answer within timeoutMs. */
+  ping(timeoutMs?: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -150,4 +150,28 @@ export class FutureRevisionError extends StorageError {
   }
 }
 
+/** Storage cannot be reached or cannot serve now; the message says so without transport details. */
 export class UnavailableError extends StorageError {}
+
+/** Storage did not answer within the call's deadline: a write may or may not have taken effect. */
+export class StorageTimeoutError extends StorageError {
+  constructor(
+    readonly timeoutMs: number,
+    message = `storage did not answer within ${timeoutMs / 1000}s`,
+  ) {
+    super(message);
+  }
+}
+
+/** Storage refused a value (or a request) as too large. */
+export class ValueTooLargeError extends StorageError {
+  constructor(
+    message: string,
+    readonly limitBytes?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Storage is overloaded and asks callers to come back shortly. */
+export class StorageBusyError extends StorageError {}

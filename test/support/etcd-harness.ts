@@ -18,6 +18,10 @@ export interface EtcdInstance {
   restart(): Promise<void>;
   /** stop(), then removes the data dir if the harness created it. */
   cleanup(): Promise<void>;
+  /** Freezes the process (SIGSTOP): connections stay open and nothing answers, as with a hung etcd. */
+  pause(): void;
+  /** Thaws a paused process (SIGCONT). */
+  resume(): void;
 }
 
 export interface StartEtcdOptions {
@@ -166,7 +170,14 @@ export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdInstan
       await stop();
       await launch(false); // same ports: clients reconnect to the same URL
     },
+    pause: () => {
+      proc?.kill('SIGSTOP');
+    },
+    resume: () => {
+      proc?.kill('SIGCONT');
+    },
     cleanup: async () => {
+      proc?.kill('SIGCONT');
       await stop();
       process.removeListener('exit', killOnExit);
       if (ownsDir) fs.rmSync(dataDir, { recursive: true, force: true });

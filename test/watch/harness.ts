@@ -26,6 +26,10 @@ export interface CacheServerOptions {
   watchStream?: Partial<WatchStreamOptions>;
   /** Use this storage (e.g. shared by two replicas, or wrapped) instead of a fresh one. */
   storage?: StoragePort;
+  /** --request-timeout and the health check bounds (ms). */
+  requestTimeoutMs?: number;
+  healthcheckTimeoutMs?: number;
+  readycheckTimeoutMs?: number;
 }
 
 export async function startCacheServer(backend: Backend, opts: CacheServerOptions = {}): Promise<CacheServer> {
@@ -37,6 +41,9 @@ export async function startCacheServer(backend: Backend, opts: CacheServerOption
     log: () => undefined,
     watchCache: { retryMinMs: 20, retryMaxMs: 200, ...opts.watchCache },
     watchStream: opts.watchStream,
+    requestTimeoutMs: opts.requestTimeoutMs,
+    healthcheckTimeoutMs: opts.healthcheckTimeoutMs,
+    readycheckTimeoutMs: opts.readycheckTimeoutMs,
   });
   await new Promise<void>((resolve) => assembled.server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(assembled.server.address() as AddressInfo).port}`;

@@ -3,10 +3,13 @@
  * and the storage port. Revisions arrive as int64 strings; they stay below
  * 2^53 in practice, so plain numbers are safe.
  */
-import { isRecoverableError, type IEvent, type IKeyValue } from 'etcd3';
+import { GRPCDeadlineExceededError, isRecoverableError, type IEvent, type IKeyValue } from 'etcd3';
 import {
+  StorageBusyError,
   StorageError,
+  StorageTimeoutError,
   UnavailableError,
+  ValueTooLargeError,
   type KeyValue,
   type StorageEvent,
 } from '../../ports/storage.port';
@@ -87,14 +90,34 @@ export function isFutureRevisionMessage(err: unknown): boolean {
   return err instanceof Error && err.message.includes('required revision is a future revision');
 }
 
-/** Transport failures become UnavailableError; everything else passes through. */
-export function toStorageError(err: unknown): unknown {
+/** etcd's default --max-request-bytes (1.5 MiB): the largest write it accepts. */
+export const etcdMaxRequestBytes = 1.5 * 1024 * 1024;
+
+/**
+ * etcd and gRPC failures as port errors whose messages a client may read (no
+ * gRPC strings; the original stays as `cause` for logs). Anything not
+ * recognised passes through.
+ */
+export function toStorageError(err: unknown, timeoutMs = 0): unknown {
   if (err instanceof StorageError || !(err instanceof Error)) return err;
-  const broken = err.name === 'BrokenCircuitError' || err.constructor?.name === 'BrokenCircuitError';
-  if (broken || isRecoverableError(err)) {
-    const wrapped = new UnavailableError(`etcd unavailable: ${err.message}`);
-    (wrapped as { cause?: unknown }).cause = err;
-    return wrapped;
+  const message = err.message;
+  let mapped: StorageError | undefined;
+  if (err instanceof GRPCDeadlineExceededError || /DEADLINE_EXCEEDED|Deadline exceeded/.test(message)) {
+    mapped = new StorageTimeoutError(timeoutMs, timeoutMs ? `etcd did not answer within ${timeoutMs / 1000}s` : 'etcd did not answer in time');
+  } else if (message.includes('etcdserver: request timed out')) {
+    mapped = new StorageTimeoutError(timeoutMs, 'etcd did not commit the request in time (etcdserver: request timed out)');
+  } else if (message.includes('etcdserver: request is too large') || message.includes('larger than max')) {
+    mapped = new ValueTooLargeError(`the request is larger than etcd accepts (its --max-request-bytes, ${etcdMaxRequestBytes} bytes by default)`);
+  } else if (message.includes('etcdserver: too many requests')) {
+    mapped = new StorageBusyError('etcd is overloaded (too many requests); try again shortly');
+  } else if (message.includes('database space exceeded')) {
+    mapped = new UnavailableError('etcd is out of space (NOSPACE alarm): it refuses writes until it is compacted, defragmented and the alarm is disarmed');
+  } else if (/etcdserver: (no leader|leader changed|not capable|unhealthy cluster)|timed out due to leader failure/.test(message)) {
+    mapped = new UnavailableError('etcd has no leader right now; try again shortly');
+  } else if (err.name === 'BrokenCircuitError' || err.constructor?.name === 'BrokenCircuitError' || isRecoverableError(err)) {
+    mapped = new UnavailableError('etcd is unavailable: none of the --etcd-servers answers; try again shortly');
   }
-  return err;
+  if (!mapped) return err;
+  (mapped as { cause?: unknown }).cause = err;
+  return mapped;
 }

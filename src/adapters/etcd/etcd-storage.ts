@@ -14,6 +14,7 @@ import {
   KeyNotFoundError,
   RevisionMismatchError,
   StorageError,
+  StorageTimeoutError,
   type KeyValue,
   type PutOptions,
   type RangeOptions,
@@ -31,9 +32,9 @@ export interface EtcdStorageOptions {
   endpoints: string[];
   /** Prepended to every key (default '/registry'). */
   prefix?: string;
-  /** Deadline of each unary request (ms, default 15000). */
+  /** Deadline of each unary request (ms, default 10000): past it the call fails with StorageTimeoutError. */
   requestTimeoutMs?: number;
-  /** Deadline of ping() (ms, default 2000). */
+  /** Deadline of ping() when the caller gives none (ms, default 2000). */
   pingTimeoutMs?: number;
   /** Extra etcd3 client options (credentials, auth, grpcOptions). */
   clientOptions?: Partial<IOptions>;
@@ -131,7 +132,7 @@ export class EtcdStorage implements StoragePort {
     } catch (err) {
       if (isCompactedMessage(err)) return;
       if (isFutureRevisionMessage(err)) throw new FutureRevisionError(revision, await this.currentRevision());
-      throw toStorageError(err);
+      throw toStorageError(err, this.timeoutMs);
     }
     this.knownCompacted = Math.max(this.knownCompacted, revision);
   }
@@ -155,20 +156,13 @@ export class EtcdStorage implements StoragePort {
     return high;
   }
 
-  async ping(): Promise<boolean> {
+  async ping(timeoutMs = this.options.pingTimeoutMs ?? 2000): Promise<boolean> {
     if (this.closed) return false;
-    const timeout = this.options.pingTimeoutMs ?? 2000;
-    let timer: NodeJS.Timeout | undefined;
     const probe = this.client.kv
-      .range({ key: this.keys.probeKey(), count_only: true }, { deadline: Date.now() + timeout })
+      .range({ key: this.keys.probeKey(), count_only: true }, { deadline: Date.now() + timeoutMs })
       .then(() => true, () => false);
-    // The deadline should suffice; the timer also bounds the library's retries and circuit breaker.
-    const bound = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeout + 500)));
-    try {
-      return await Promise.race([probe, bound]);
-    } finally {
-      clearTimeout(timer);
-    }
+    // The deadline should suffice; the timer also bounds the library's queueing, retries and circuit breaker.
+    return raceTimeout(probe, timeoutMs, () => false);
   }
 
   async close(): Promise<void> {
@@ -209,16 +203,29 @@ export class EtcdStorage implements StoragePort {
     );
   }
 
-  /** Runs an etcd call, mapping etcd's revision errors and transport failures to port errors. */
+  /**
+   * Runs an etcd call within the request timeout, mapping etcd's revision
+   * errors and transport failures to port errors. The gRPC deadline cancels
+   * the call at etcd; the timer also bounds the time the library spends
+   * before sending it (connecting, name resolution), which the deadline alone
+   * did not.
+   */
   private async call<T>(fn: () => Promise<T>, revision = 0): Promise<T> {
     if (this.closed) throw new StorageError('etcd storage is closed');
+    const timeoutMs = this.timeoutMs;
     try {
-      return await fn();
+      return await raceTimeout(fn(), timeoutMs, () => {
+        throw new StorageTimeoutError(timeoutMs, `etcd did not answer within ${timeoutMs / 1000}s`);
+      });
     } catch (err) {
       if (isCompactedMessage(err)) throw new CompactedError(revision, await this.compactedRevisionOr(revision + 1));
       if (isFutureRevisionMessage(err)) throw new FutureRevisionError(revision, await this.currentRevision().catch(() => 0));
-      throw toStorageError(err);
+      throw toStorageError(err, timeoutMs);
     }
+  }
+
+  private get timeoutMs(): number {
+    return this.options.requestTimeoutMs ?? 10_000;
   }
 
   private async compactedRevisionOr(fallback: number): Promise<number> {
@@ -231,13 +238,29 @@ export class EtcdStorage implements StoragePort {
       return true;
     } catch (err) {
       if (isCompactedMessage(err)) return false;
-      throw toStorageError(err);
+      throw toStorageError(err, this.timeoutMs);
     }
   }
 
   private deadline(): { deadline: number } {
-    return { deadline: Date.now() + (this.options.requestTimeoutMs ?? 15_000) };
+    return { deadline: Date.now() + this.timeoutMs };
   }
+}
+
+/** The promise's outcome, or onTimeout's after ms (the promise's later outcome is ignored). */
+function raceTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve, reject) => {
+    timer = setTimeout(() => {
+      try {
+        resolve(onTimeout());
+      } catch (e) {
+        reject(e);
+      }
+    }, ms);
+  });
+  promise.catch(() => undefined); // a rejection after the timeout is nobody's business
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 type HostPolicy = ReturnType<NonNullable<NonNullable<IOptions['faultHandling']>['host']>>;

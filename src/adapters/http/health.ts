@@ -7,6 +7,23 @@ import { Router, Request, Response } from 'express';
 export interface HealthCheck {
   name: string;
   check(): Promise<boolean> | boolean;
+  /** A check that has not answered after this long has failed (upstream's --etcd-*check-timeout). */
+  timeoutMs?: number;
+}
+
+/** Runs one check, bounded by its timeout; a throw or a late answer is a failure. */
+async function passes(c: HealthCheck): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    if (c.timeoutMs !== undefined) timer = setTimeout(() => resolve(false), c.timeoutMs);
+  });
+  try {
+    return await Promise.race([Promise.resolve().then(() => c.check()), late]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export interface HealthChecks {
@@ -16,23 +33,21 @@ export interface HealthChecks {
 
 async function run(req: Request, res: Response, endpoint: string, checks: HealthCheck[]): Promise<void> {
   const exclude = new Set([req.query.exclude ?? []].flat().map(String));
+  const excluded = new Set(checks.filter((c) => exclude.has(c.name)).map((c) => c.name));
+  // Checks run side by side, so the answer takes as long as the slowest one's timeout, not their sum.
+  const results = await Promise.all(checks.map((c) => (excluded.has(c.name) ? true : passes(c))));
   const lines: string[] = [];
   let failed = false;
-  for (const c of checks) {
-    if (exclude.has(c.name)) {
+  checks.forEach((c, i) => {
+    if (excluded.has(c.name)) {
       lines.push(`[+]${c.name} excluded: ok`);
       exclude.delete(c.name);
-      continue;
+      return;
     }
-    let ok = false;
-    try {
-      ok = await c.check();
-    } catch {
-      ok = false;
-    }
+    const ok = results[i];
     if (!ok) failed = true;
     lines.push(ok ? `[+]${c.name} ok` : `[-]${c.name} failed: reason withheld`);
-  }
+  });
   if (exclude.size) lines.push(`warn: some health checks cannot be excluded: no matches for ${[...exclude].map((e) => `"${e}"`).join(',')}`);
   const verbose = req.query.verbose !== undefined;
   res.setHeader('Content-Type', 'text/plain; charset=utf-8');

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { ApiError, errors, Status } from '../../machinery/status';
 import { encodeBody, negotiate, ResponseFormat } from './media';
 import { clientRequestError } from './client-errors';
+import { storageErrorStatus } from '../../registry/storage-errors';
 
 export function wantsPretty(req: Request): boolean {
   const p = req.query.pretty;
@@ -29,6 +30,8 @@ export function send(req: Request, res: Response, code: number, value: unknown, 
 
 export function toApiError(err: unknown, req?: Request): ApiError {
   if (err instanceof ApiError) return err;
+  const storage = storageErrorStatus(err);
+  if (storage) return storage;
   // Express and body-parser errors about the request carry an HTTP status of their own.
   const client = clientRequestError(err, req?.get('content-encoding')?.trim().toLowerCase());
   if (client) return client;
@@ -38,7 +41,8 @@ export function toApiError(err: unknown, req?: Request): ApiError {
 
 export function sendError(req: Request, res: Response, err: unknown): void {
   const apiError = toApiError(err, req);
-  if (apiError.code >= 500 && !(err instanceof ApiError)) {
+  // Unexpected failures only: storage timeouts and outages are expected, and already say what happened.
+  if (apiError.code === 500 && !(err instanceof ApiError)) {
     console.log(JSON.stringify({ level: 'error', msg: 'request failed', path: req.path, error: (err as Error)?.stack ?? String(err) }));
   }
   const status: Status = apiError.status;

@@ -164,7 +164,8 @@ export class LmdbStorage implements StoragePort {
     return run;
   }
 
-  async ping(): Promise<boolean> {
+  /** Local and in-process: answers at once (the timeout has nothing to bound). */
+  async ping(_timeoutMs?: number): Promise<boolean> {
     return !this.closed;
   }
 

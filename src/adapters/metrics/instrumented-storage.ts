@@ -27,7 +27,7 @@ export function instrumentStorage(storage: StoragePort, metrics: ApiMetrics): St
     watch: (prefix, from, callbacks) => storage.watch(prefix, from, callbacks),
     compact: (rev) => time('compact', '', () => storage.compact(rev)),
     compactedRevision: () => storage.compactedRevision(),
-    ping: () => storage.ping(),
+    ping: (timeoutMs?: number) => storage.ping(timeoutMs),
     close: () => storage.close(),
   };
 }

@@ -1,0 +1,44 @@
+/** Every storage call has a deadline; the errors map to upstream's codes. */
+import { StorageBusyError, StorageTimeoutError, UnavailableError, ValueTooLargeError, type StoragePort } from '../../../src/ports/storage.port';
+import { withDeadlines } from '../../../src/registry/storage-deadline';
+import { storageErrorStatus } from '../../../src/registry/storage-errors';
+
+const never = () => new Promise<never>(() => undefined);
+const hung = {
+  currentRevision: never,
+  get: never,
+  range: never,
+  create: never,
+  update: never,
+  delete: never,
+  compact: never,
+  compactedRevision: never,
+  watch: () => ({ cancel: () => undefined }),
+  ping: async () => false,
+  close: async () => undefined,
+} as unknown as StoragePort;
+
+test('a storage that never answers fails every call with StorageTimeoutError', async () => {
+  const s = withDeadlines(hung, 20);
+  const calls = [s.currentRevision(), s.get('/k'), s.range('/'), s.create('/k', Buffer.from('v')), s.update('/k', Buffer.from('v'), 1), s.delete('/k', 1), s.compact(1), s.compactedRevision()];
+  for (const c of calls) await expect(c).rejects.toBeInstanceOf(StorageTimeoutError);
+});
+
+test('answers in time pass through untouched', async () => {
+  const fast = { ...hung, get: async () => undefined, currentRevision: async () => 7 } as StoragePort;
+  const s = withDeadlines(fast, 1000);
+  await expect(s.currentRevision()).resolves.toBe(7);
+  await expect(s.get('/k')).resolves.toBeUndefined();
+});
+
+test('storage errors become 504, 503 with Retry-After, 429 and 413; others are left alone', () => {
+  expect(storageErrorStatus(new StorageTimeoutError(10_000))?.status).toMatchObject({
+    code: 504,
+    reason: 'Timeout',
+    message: 'Timeout: request did not complete within requested timeout - storage did not answer within 10s',
+  });
+  expect(storageErrorStatus(new UnavailableError('etcd is unavailable'))?.status).toMatchObject({ code: 503, reason: 'ServiceUnavailable', details: { retryAfterSeconds: 1 } });
+  expect(storageErrorStatus(new StorageBusyError('busy'))?.status).toMatchObject({ code: 429, reason: 'TooManyRequests' });
+  expect(storageErrorStatus(new ValueTooLargeError('too large'))?.status).toMatchObject({ code: 413, reason: 'RequestEntityTooLarge' });
+  expect(storageErrorStatus(new Error('other'))).toBeUndefined();
+});
