@@ -21,6 +21,7 @@ import {
   validateUpdate,
 } from './admission';
 import { decodeKeyValue, encodeForStorage } from './codec';
+import { encodeWithinLimit } from './object-size';
 import { RegistryDeps, resourceRef, strategyContext, timestamp } from './context';
 import { objectKey } from './keys';
 import { generateName, generateNameAttempts } from './names';
@@ -136,12 +137,13 @@ export class ResourceStore {
     for (let attempt = 1; ; attempt++) {
       const key = this.key(meta.namespace, meta.name!);
       try {
+        const encoded = encodeWithinLimit(def, obj);
         if (opts.dryRun) {
           const existing = await this.deps.storage.get(key);
           if (existing) throw new KeyExistsError(key);
           return obj;
         }
-        const rev = await this.deps.storage.create(key, encodeForStorage(def, obj), this.putOptions());
+        const rev = await this.deps.storage.create(key, encoded, this.putOptions());
         meta.resourceVersion = String(rev);
         return obj;
       } catch (e) {
@@ -262,7 +264,8 @@ export class ResourceStore {
 
       // The last finalizer is gone: the object goes, unless the kind itself still holds it.
       const finalizing = !!obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length) && !def.strategy.deletion?.holds(obj);
-      const encoded = encodeForStorage(def, obj);
+      // A write that only ends a deletion stores nothing new, so it is never refused for size.
+      const encoded = finalizing ? encodeForStorage(def, obj) : encodeWithinLimit(def, obj);
       // Unchanged content (key order aside) is not written: no new resourceVersion, no watch event.
       if (!finalizing && sameStored(encoded, encodeForStorage(def, old))) return { object: old, created: false };
       if (opts.dryRun) return { object: obj, created: false };
