@@ -48,13 +48,16 @@ import { authRouter, reviewDiscovery } from './adapters/http/auth-routes';
 import { ensureAdminKubeconfig } from './adapters/pki';
 import { checkSharedCa, defaultSecurity, loadSecurity, type SecurityOptions, type TlsMaterial } from './security';
 
-export type Log = (level: string, msg: string, extra?: object) => void;
+export type Log = ((level: string, msg: string, extra?: object) => void) & { enabled?(level: string): boolean };
 
 export function logger(level: ServerConfig['logLevel']): Log {
   const order = ['debug', 'info', 'warn', 'error'];
-  return (lvl, msg, extra = {}) => {
-    if (order.indexOf(lvl) >= order.indexOf(level)) console.log(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...extra }));
+  const enabled = (lvl: string) => order.indexOf(lvl) >= order.indexOf(level);
+  const log: Log = (lvl, msg, extra = {}) => {
+    if (enabled(lvl)) console.log(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...extra }));
   };
+  log.enabled = enabled;
+  return log;
 }
 
 export function openStorageFor(config: Pick<ServerConfig, 'etcdServers' | 'etcdPrefix' | 'dataDir'> & { requestTimeoutMs?: number }): StoragePort {

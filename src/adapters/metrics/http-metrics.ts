@@ -1,6 +1,8 @@
 /**
- * Express middleware that records request metrics and one structured JSON
- * log line per request, and the /metrics endpoint.
+ * Express middleware that records request metrics and logs requests the way
+ * kube-apiserver's verbosity levels do: every request at `debug`, only slow
+ * ones at `info` (so a busy server does not write a line per request), and
+ * the /metrics endpoint.
  */
 import type { Request, Response, NextFunction, RequestHandler } from 'express';
 import { Router } from 'express';
@@ -49,7 +51,17 @@ export function requestInfo(method: string, path: string, query: Record<string, 
   return info;
 }
 
-export function metricsMiddleware(metrics: ApiMetrics, log: (level: string, msg: string, extra?: object) => void): RequestHandler {
+export interface RequestLog {
+  (level: string, msg: string, extra?: object): void;
+  /** Whether lines at this level are written at all (absent: assume they are). */
+  enabled?(level: string): boolean;
+}
+
+/** Requests taking longer than this are logged at info (watches, being long-running, never are). */
+export const slowRequestSeconds = 1;
+
+export function metricsMiddleware(metrics: ApiMetrics, log: RequestLog, slowSeconds = slowRequestSeconds): RequestHandler {
+  const debug = log.enabled?.('debug') ?? true;
   return (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
     const info = requestInfo(req.method, req.path, req.query as Record<string, unknown>);
@@ -70,7 +82,9 @@ export function metricsMiddleware(metrics: ApiMetrics, log: (level: string, msg:
         metrics.requests.inc({ ...labels, code: String(res.statusCode) });
         if (!long) metrics.duration.observe(labels, seconds);
       }
-      log('info', 'request', {
+      const slow = !long && seconds >= slowSeconds;
+      if (!slow && !debug) return;
+      log(slow ? 'info' : 'debug', slow ? 'slow request' : 'request', {
         method: req.method,
         path: req.originalUrl,
         user: 'system:admin',
