@@ -28,6 +28,7 @@ describe.each(backends)('object size limit (%s)', (backend) => {
   let s: TestServer;
   beforeAll(async () => {
     s = await startTestServer(backend);
+    expect((await send(s, 'POST', '/api/v1/namespaces', { metadata: { name: ns } })).status).toBe(201);
   });
   afterAll(() => s.close());
 

@@ -5,9 +5,9 @@
  * The Go JSON tags differ between the two, as upstream's.
  */
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { IsOptional, IsString, ValidateNested } from 'class-validator';
 import { ObjectMetaSchema } from '../../machinery/meta.types';
-import { Describe, EmitEmpty, Format, OmitEmpty } from '../../machinery/schema/declare';
+import { Describe, EmitEmpty, Format, Int32, OmitEmpty } from '../../machinery/schema/declare';
 
 /** core v1 ObjectReference. */
 export class EventObjectReference {
@@ -27,13 +27,13 @@ export class EventSource {
 
 /** core v1 EventSeries. */
 export class EventSeries {
-  @OmitEmpty() @IsOptional() @IsInt() @Describe('Number of occurrences in this series up to the last heartbeat time.') count?: number;
+  @OmitEmpty() @IsOptional() @Int32() @Describe('Number of occurrences in this series up to the last heartbeat time.') count?: number;
   @OmitEmpty() @IsOptional() @Format('date-time') @Describe('Time of the last occurrence observed (microsecond precision).') lastObservedTime?: string;
 }
 
 /** events.svc.io/v1 EventSeries: both fields required. */
 export class EventsEventSeries {
-  @EmitEmpty() @IsOptional() @IsInt() @Describe('Number of occurrences in this series up to the last heartbeat time.') count?: number;
+  @EmitEmpty() @IsOptional() @Int32() @Describe('Number of occurrences in this series up to the last heartbeat time.') count?: number;
   @EmitEmpty() @IsOptional() @Format('date-time') @Describe('Time of the last occurrence observed (microsecond precision).') lastObservedTime?: string;
 }
 
@@ -50,7 +50,7 @@ export class Event {
   @OmitEmpty() @IsOptional() @ValidateNested() @Type(() => EventSource) @Describe('The component reporting this event.') source?: EventSource;
   @OmitEmpty() @IsOptional() @Format('date-time') @Describe('When the event was first recorded.') firstTimestamp?: string;
   @OmitEmpty() @IsOptional() @Format('date-time') @Describe('When the most recent occurrence of this event was recorded.') lastTimestamp?: string;
-  @OmitEmpty() @IsOptional() @IsInt() @Describe('The number of times this event has occurred.') count?: number;
+  @OmitEmpty() @IsOptional() @Int32() @Describe('The number of times this event has occurred.') count?: number;
   @OmitEmpty() @IsOptional() @IsString() @Describe('Type of this event: Normal or Warning.') type?: string;
   @OmitEmpty() @IsOptional() @Format('date-time') @Describe('When this event was first observed (microsecond precision).') eventTime?: string;
   @OmitEmpty('pointer') @IsOptional() @ValidateNested() @Type(() => EventSeries) @Describe('Data about the series this event represents, if any.') series?: EventSeries;
@@ -78,5 +78,5 @@ export class EventsEvent {
   @OmitEmpty() @IsOptional() @ValidateNested() @Type(() => EventSource) @Describe('The deprecated field assuring backward compatibility with core.v1 Event type.') deprecatedSource?: EventSource;
   @OmitEmpty() @IsOptional() @Format('date-time') @Describe('The deprecated field assuring backward compatibility with core.v1 Event type.') deprecatedFirstTimestamp?: string;
   @OmitEmpty() @IsOptional() @Format('date-time') @Describe('The deprecated field assuring backward compatibility with core.v1 Event type.') deprecatedLastTimestamp?: string;
-  @OmitEmpty() @IsOptional() @IsInt() @Describe('The deprecated field assuring backward compatibility with core.v1 Event type.') deprecatedCount?: number;
+  @OmitEmpty() @IsOptional() @Int32() @Describe('The deprecated field assuring backward compatibility with core.v1 Event type.') deprecatedCount?: number;
 }
