@@ -2,6 +2,8 @@
 // Time to answer while etcd hangs (SIGSTOP, not down), issue 11 defect 6. Not a test: it prints figures.
 // Usage (after `npm run build`): node scripts/etcd-hang-timing.mjs [-- extra server flags]
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, sleep, startEtcd, stopAll } from './bench/procs.mjs';
@@ -32,7 +34,9 @@ async function timed(label, url, init) {
 async function main() {
   const etcd = await startEtcd();
   const port = await freePort();
-  const child = spawn(process.execPath, [join(root, 'dist/main.js'), '--port', String(port), '--etcd-servers', etcd.endpoint, '--log-level', 'error', ...extra], {
+  const certDir = mkdtempSync(join(tmpdir(), 'hang-pki-'));
+  const args = ['--port', String(port), '--secure-port', String(await freePort()), '--cert-dir', certDir, '--etcd-servers', etcd.endpoint, '--log-level', 'error'];
+  const child = spawn(process.execPath, [join(root, 'dist/main.js'), ...args, ...extra], {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -65,6 +69,7 @@ async function main() {
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
   await stopAll();
+  rmSync(certDir, { recursive: true, force: true });
 }
 
 main().catch(async (e) => {

@@ -34,14 +34,12 @@ function rssOf(pid) {
 
 async function main() {
   const port = await freePort();
-  const args = [join(root, 'dist/main.js'), '--port', String(port), '--log-level', 'warn'];
-  let dataDir;
+  // Plain HTTP on --port (as system:admin), HTTPS on a free --secure-port; PKI in the temporary directory.
+  const dataDir = mkdtempSync(join(tmpdir(), 'rss-loop-'));
+  const args = [join(root, 'dist/main.js'), '--port', String(port), '--secure-port', String(await freePort()), '--log-level', 'warn', '--data-dir', dataDir];
   if (backend === 'etcd') {
     const etcd = await startEtcd();
-    args.push('--etcd-servers', etcd.endpoint);
-  } else {
-    dataDir = mkdtempSync(join(tmpdir(), 'rss-loop-'));
-    args.push('--data-dir', dataDir);
+    args.push('--etcd-servers', etcd.endpoint, '--cert-dir', join(dataDir, 'pki'));
   }
   const child = spawn(process.execPath, [...args, ...extra], { stdio: ['ignore', 'inherit', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
@@ -88,7 +86,7 @@ async function main() {
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
   await stopAll();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
 }
 
 main().catch(async (e) => {

@@ -6,13 +6,16 @@
  */
 import { StorageTimeoutError, type StoragePort } from '../ports/storage.port';
 
+const graceMs = 100;
+
 export function withDeadlines(storage: StoragePort, timeoutMs: number): StoragePort {
   const bounded = <T>(call: () => Promise<T>): Promise<T> => {
     let timer: NodeJS.Timeout | undefined;
     const inner = call();
     inner.catch(() => undefined); // an answer after the deadline is dropped
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new StorageTimeoutError(timeoutMs)), timeoutMs);
+      // A little grace: an adapter with deadlines of its own (etcd's cancel the call at etcd) answers first.
+      timer = setTimeout(() => reject(new StorageTimeoutError(timeoutMs)), timeoutMs + graceMs);
     });
     return Promise.race([inner, deadline]).finally(() => clearTimeout(timer));
   };
