@@ -4,7 +4,7 @@
  * runs). On by default here, so that clients written before namespaces
  * existed on this server keep working.
  */
-import { errors } from '../machinery/status';
+import { ApiError, errors } from '../machinery/status';
 import type { AdmissionAttributes, AdmissionPlugin } from '../registry/admission-chain';
 import { isNamespaceKind, Namespaces } from './namespaces';
 
@@ -19,7 +19,9 @@ export class NamespaceAutoProvision implements AdmissionPlugin {
     try {
       await this.namespaces.create(a.namespace);
     } catch (e) {
-      throw errors.forbidden(a.definition, a.name, (e as Error).message);
+      // Only a refusal of the namespace is a refusal of the object; storage timing out or down answers as such (504, 503).
+      if (!(e instanceof ApiError)) throw e;
+      throw errors.forbidden(a.definition, a.name, e.message);
     }
   }
 }
