@@ -44,6 +44,19 @@ module.exports = {
       to: { path: '^src/(controllers|admission)/' },
     },
     {
+      name: 'tools-work-on-ports',
+      comment: 'tools/ (migrate and the like) work on storage ports main.ts hands them: never an adapter, config or main',
+      severity: 'error',
+      from: { path: '^src/tools/' },
+      to: { path: '^src/(adapters|config|main|security|controllers|admission|auth)' },
+    },
+    {
+      name: 'only-main-runs-tools',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/main\\.ts$', '^src/tools/'] },
+      to: { path: '^src/tools/' },
+    },
+    {
       name: 'config-only-names-admission-plugins',
       severity: 'error',
       from: { path: '^src/config/' },

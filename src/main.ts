@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * Composition root: parse flags, build the adapters, start serving. The only
  * file that names concrete adapters. `assemble` is exported so that tests
@@ -17,7 +18,11 @@ import { startGcFinalizers } from './registry/gc-finalizers';
 import type { StoragePort } from './ports/storage.port';
 import type { FeatureGates } from './machinery/feature-gates';
 import { apiVersionOf, type ResourceDefinition } from './machinery/resource-definition';
-import { DataDirError, openLmdbStorage } from './adapters/lmdb';
+import { DataDirError, openLmdbStorage, restoreSnapshot, saveSnapshot, SnapshotError } from './adapters/lmdb';
+import { commandNames, parseCommand, type Command } from './config/commands';
+import { migrateStore, MigrateError } from './tools/migrate';
+import { storageErrorStatus } from './registry/storage-errors';
+import { existsSync } from 'node:fs';
 import { EtcdStorage } from './adapters/etcd';
 import { WebCryptoAdapter } from './adapters/crypto';
 import { systemClock } from './adapters/clock/system.clock';
@@ -311,6 +316,7 @@ function listen(server: Server | TlsServer, port: number, host: string): Promise
 }
 
 async function main(): Promise<void> {
+  if (commandNames.includes(process.argv[2])) return runCommand(process.argv.slice(2));
   let config: ServerConfig;
   try {
     config = parseFlags(process.argv.slice(2));
@@ -381,6 +387,45 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/** `migrate` and `snapshot save|restore`: the tools wired to the concrete stores. */
+async function runCommand(argv: string[]): Promise<void> {
+  let cmd: Command;
+  try {
+    cmd = parseCommand(argv);
+  } catch (e) {
+    if (e instanceof HelpRequested) {
+      process.stdout.write(`${e.message}\n`);
+      process.exit(0);
+    }
+    if (e instanceof FlagError) fatal(e.message, 2);
+    throw e;
+  }
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  try {
+    if (cmd.command === 'snapshot') {
+      const s = cmd.action === 'save' ? await saveSnapshot(cmd.dataDir, cmd.file) : await restoreSnapshot(cmd.file, cmd.dataDir, cmd.force);
+      out(`${cmd.action === 'save' ? 'saved' : 'restored'} ${cmd.file}: revision ${s.revision}, ${s.keys} keys, ${s.bytes} bytes`);
+      return;
+    }
+    if (!existsSync(join(cmd.dataDir, 'data.mdb'))) fatal(`there is no embedded store in --data-dir ${cmd.dataDir}`);
+    // Migrate only reads the embedded store: no expiry sweeps from this process.
+    const source = openLmdbStorage(cmd.dataDir, { expiryIntervalMs: 2 ** 31 - 1 });
+    const target = new EtcdStorage({ endpoints: cmd.etcdServers, prefix: cmd.etcdPrefix, requestTimeoutMs: 30_000 });
+    try {
+      const ttlSeconds = (def: ResourceDefinition) => (eventDefinitions.includes(def) ? cmd.eventTtlSeconds : undefined);
+      const report = await migrateStore(source, target, allDefinitions, { force: cmd.force, ttlSeconds, log: out });
+      for (const c of report.counts.filter((c) => c.source || c.target)) out(`  ${c.resource}: ${c.source} in the embedded store, ${c.target} in etcd`);
+      out(`migrated ${report.copied} keys (the embedded store at revision ${report.revision}) to etcd prefix ${cmd.etcdPrefix}; counts agree`);
+    } finally {
+      await source.close();
+      await target.close();
+    }
+  } catch (e) {
+    if (e instanceof MigrateError || e instanceof SnapshotError) fatal(e.message);
+    fatal(`${cmd.command} failed: ${firstLine(storageErrorStatus(e)?.message ?? e)}`);
+  }
 }
 
 function storageStartError(config: ServerConfig, e: unknown): string {
