@@ -32,6 +32,8 @@ describe('etcd hanging or down', () => {
 
   test('a frozen etcd: writes and consistent reads are 504 Timeout, health checks fail within their bound', async () => {
     const before = (await call(s.url, 'POST', base, cm('before'))).json;
+    // The cache has it before etcd freezes (reads from memory are checked below).
+    await until(async () => (await call(s.url, 'GET', `${base}/before?resourceVersion=${before.metadata.resourceVersion}`)).status === 200, 'the cache to see it');
     etcd.pause();
     try {
       const answers = await Promise.all([
