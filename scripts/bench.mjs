@@ -18,7 +18,21 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 3); // per throughput cell
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
 const rows = [];
 const results = { startedAt: new Date().toISOString(), node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryBytes: totalmem() };
-const row = (section, what, server, baseline, unit, note = '') => rows.push({ section, what, server, baseline, unit, note });
+const row = (section, what, server, baseline, unit, note = '', cpuUs) => rows.push({ section, what, server, baseline, unit, note, cpuUs });
+
+/** The server process's own CPU seconds (process_cpu_seconds_total), read from /metrics on the plain port. */
+async function serverCpuSeconds(server) {
+  const text = (await request(`${server.url}/metrics`)).body.toString();
+  return Number(/^process_cpu_seconds_total (\S+)$/m.exec(text)?.[1] ?? NaN);
+}
+
+/** Runs a load phase and returns its result with the server's CPU microseconds per request. */
+async function measured(server, phase) {
+  const before = await serverCpuSeconds(server);
+  const result = await phase();
+  const after = await serverCpuSeconds(server);
+  return { ...result, cpuUsPerRequest: result.count ? ((after - before) * 1e6) / result.count : NaN };
+}
 const fmt = (v, digits = 1) => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits) : String(v ?? '—'));
 const cmBody = (name, data) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data });
 
@@ -27,10 +41,10 @@ async function creates(server, etcd) {
   const small = { k: 'v'.repeat(100) };
   for (const c of [1, 16, 64]) {
     const a = agent(c);
-    const api = await closedLoop(c, seconds * 1000, async (i) => {
+    const api = await measured(server, () => closedLoop(c, seconds * 1000, async (i) => {
       const r = await request(`${server.url}/api/v1/namespaces/create-${c}/configmaps`, { method: 'POST', body: cmBody(`cm-${i}`, small), agent: a });
       if (r.status !== 201) throw new Error(`create: ${r.status}`);
-    });
+    }));
     a.destroy();
     const value = Buffer.from(cmBody('x', small));
     const raw = await closedLoop(c, seconds * 1000, async (i) => {
@@ -39,7 +53,7 @@ async function creates(server, etcd) {
       if (!res.succeeded) throw new Error('exists');
     });
     results.creates.push({ concurrency: c, api, etcd: raw });
-    row('creates', `creates/s, ${c} client${c > 1 ? 's' : ''}`, api.opsPerSec, raw.opsPerSec, 'ops/s', `API p50 ${fmt(api.p50)} ms, etcd txn p50 ${fmt(raw.p50)} ms`);
+    row('creates', `creates/s, ${c} client${c > 1 ? 's' : ''}`, api.opsPerSec, raw.opsPerSec, 'ops/s', `API p50 ${fmt(api.p50)} ms, etcd txn p50 ${fmt(raw.p50)} ms`, api.cpuUsPerRequest);
     log(`creates c=${c}: api ${fmt(api.opsPerSec, 0)}/s, etcd ${fmt(raw.opsPerSec, 0)}/s`);
   }
 }
@@ -60,13 +74,13 @@ async function gets(server) {
     a.destroy();
     return r;
   };
-  const cached = await run(url);
-  const quorum = await run(`${base}/target`);
+  const cached = await measured(server, () => run(url));
+  const quorum = await measured(server, () => run(`${base}/target`));
   const raw = await run(bare.url);
   await bare.stop();
   results.gets = { concurrency: c, objectBytes: bytes.length, cache: cached, etcdRead: quorum, bareNodeHttp: raw };
-  row('get', `GETs/s, ${c} clients (RV=0, from cache)`, cached.opsPerSec, raw.opsPerSec, 'ops/s', `vs bare node:http with the same ${bytes.length} bytes; p50 ${fmt(cached.p50, 2)} vs ${fmt(raw.p50, 2)} ms`);
-  row('get', `GETs/s, ${c} clients (RV unset, quorum read from etcd)`, quorum.opsPerSec, raw.opsPerSec, 'ops/s', `p50 ${fmt(quorum.p50, 2)} ms`);
+  row('get', `GETs/s, ${c} clients (RV=0, from cache)`, cached.opsPerSec, raw.opsPerSec, 'ops/s', `vs bare node:http with the same ${bytes.length} bytes; p50 ${fmt(cached.p50, 2)} vs ${fmt(raw.p50, 2)} ms`, cached.cpuUsPerRequest);
+  row('get', `GETs/s, ${c} clients (RV unset, quorum read from etcd)`, quorum.opsPerSec, raw.opsPerSec, 'ops/s', `p50 ${fmt(quorum.p50, 2)} ms`, quorum.cpuUsPerRequest);
   log(`gets: cache ${fmt(cached.opsPerSec, 0)}/s, etcd ${fmt(quorum.opsPerSec, 0)}/s, bare ${fmt(raw.opsPerSec, 0)}/s`);
 }
 
@@ -91,27 +105,79 @@ async function secure(server) {
   const base = `${server.secureUrl}/api/v1/namespaces/secure/configmaps`;
   const c = 16;
   let a = agent(c, tls);
-  const created = await closedLoop(c, seconds * 1000, async (i) => {
+  const created = await measured(server, () => closedLoop(c, seconds * 1000, async (i) => {
     const r = await request(base, { method: 'POST', body: cmBody(`cm-${i}`, { k: 'v'.repeat(100) }), agent: a, headers });
     if (r.status !== 201) throw new Error(`create: ${r.status}`);
-  });
+  }));
   a.destroy();
   const g = 32;
   a = agent(g, tls);
-  const got = await closedLoop(g, seconds * 1000, async () => {
+  const got = await measured(server, () => closedLoop(g, seconds * 1000, async () => {
     const r = await request(`${base}/cm-0?resourceVersion=0`, { agent: a, headers });
     if (r.status !== 200) throw new Error(`get: ${r.status}`);
-  });
+  }));
   a.destroy();
   const plainCreates = results.creates.find((x) => x.concurrency === c)?.api;
   const plainGets = results.gets.cache;
   results.secure = { creates: created, gets: got, plainCreates, plainGets };
-  row('secure', `creates/s, ${c} clients, HTTPS + bearer token + RBAC`, created.opsPerSec, plainCreates?.opsPerSec, 'ops/s', `vs the plain port (system:admin); p50 ${fmt(created.p50)} vs ${fmt(plainCreates?.p50)} ms; ${created.errors} errors`);
-  row('secure', `GETs/s, ${g} clients (RV=0), HTTPS + bearer token + RBAC`, got.opsPerSec, plainGets.opsPerSec, 'ops/s', `vs the plain port; p50 ${fmt(got.p50, 2)} vs ${fmt(plainGets.p50, 2)} ms; ${got.errors} errors`);
+  row('secure', `creates/s, ${c} clients, HTTPS + bearer token + RBAC`, created.opsPerSec, plainCreates?.opsPerSec, 'ops/s', `vs the plain port (system:admin); p50 ${fmt(created.p50)} vs ${fmt(plainCreates?.p50)} ms; ${created.errors} errors`, created.cpuUsPerRequest);
+  row('secure', `GETs/s, ${g} clients (RV=0), HTTPS + bearer token + RBAC`, got.opsPerSec, plainGets.opsPerSec, 'ops/s', `vs the plain port; p50 ${fmt(got.p50, 2)} vs ${fmt(plainGets.p50, 2)} ms; ${got.errors} errors`, got.cpuUsPerRequest);
   log(`secure: creates ${fmt(created.opsPerSec, 0)}/s, gets ${fmt(got.opsPerSec, 0)}/s`);
 }
 
 const benchToken = 'bench-token-0123456789';
+
+/**
+ * Event storm: 1,000 Events/s (client-go recorder shape, paced open loop) into one namespace while 16
+ * clients create ConfigMaps elsewhere; the ConfigMap figures beside the quiet ones show whether events starve
+ * other kinds.
+ */
+async function eventStorm(server) {
+  const rate = 1000;
+  const eventsUrl = `${server.url}/api/v1/namespaces/storm/events`;
+  const ev = (i) => JSON.stringify({
+    apiVersion: 'v1', kind: 'Event', metadata: { name: `storm.${i}`, namespace: 'storm' },
+    involvedObject: { kind: 'ConfigMap', namespace: 'storm', name: `cm-${i % 100}`, apiVersion: 'v1' },
+    reason: 'Synced', message: `synced ${i}`, source: { component: 'bench' }, type: 'Normal', count: 1,
+    firstTimestamp: '2026-01-01T00:00:00Z', lastTimestamp: '2026-01-01T00:00:00Z',
+  });
+  const ea = agent(64);
+  let sent = 0;
+  let ok = 0;
+  let stop = false;
+  const started = performance.now();
+  const inflight = new Set();
+  const pacer = (async () => {
+    while (!stop) {
+      const due = Math.floor(((performance.now() - started) / 1000) * rate);
+      while (sent < due && inflight.size < 256) {
+        const p = request(eventsUrl, { method: 'POST', body: ev(sent++), agent: ea }).then((r) => { if (r.status === 201) ok++; }, () => {});
+        inflight.add(p);
+        void p.finally(() => inflight.delete(p));
+      }
+      await sleep(5);
+    }
+  })();
+  await sleep(500);
+  const c = 16;
+  const a = agent(c);
+  const t0 = performance.now();
+  const ok0 = ok;
+  const api = await closedLoop(c, seconds * 1000, async (i) => {
+    const r = await request(`${server.url}/api/v1/namespaces/storm-cm/configmaps`, { method: 'POST', body: cmBody(`cm-${i}`, { k: 'v'.repeat(100) }), agent: a });
+    if (r.status !== 201) throw new Error(`create: ${r.status}`);
+  });
+  const eventsPerSec = (ok - ok0) / ((performance.now() - t0) / 1000);
+  stop = true;
+  await pacer;
+  await Promise.all(inflight);
+  a.destroy();
+  ea.destroy();
+  const quiet = results.creates.find((x) => x.concurrency === c)?.api;
+  results.eventStorm = { targetEventsPerSec: rate, eventsPerSec, creates: api, quietCreates: quiet };
+  row('events', `creates/s, ${c} clients, beside ${rate} Events/s`, api.opsPerSec, quiet?.opsPerSec, 'ops/s', `vs the same load without events; events stored ${fmt(eventsPerSec, 0)}/s; create p50 ${fmt(api.p50)} vs ${fmt(quiet?.p50)} ms`);
+  log(`event storm: ${fmt(eventsPerSec, 0)} events/s, creates ${fmt(api.opsPerSec, 0)}/s`);
+}
 
 async function lists(server, etcd, prefix) {
   const ns = 'list';
@@ -191,8 +257,8 @@ async function memory(etcdEndpoint, etcd) {
 }
 
 function table() {
-  const lines = ['| section | measurement | server | baseline | unit | note |', '|---|---|---:|---:|---|---|'];
-  for (const r of rows) lines.push(`| ${r.section} | ${r.what} | ${fmt(r.server, 2)} | ${fmt(r.baseline, 2)} | ${r.unit} | ${r.note} |`);
+  const lines = ['| section | measurement | server | baseline | unit | server CPU µs/req | note |', '|---|---|---:|---:|---|---:|---|'];
+  for (const r of rows) lines.push(`| ${r.section} | ${r.what} | ${fmt(r.server, 2)} | ${fmt(r.baseline, 2)} | ${r.unit} | ${r.cpuUs === undefined ? '' : fmt(r.cpuUs, 0)} | ${r.note} |`);
   return lines.join('\n');
 }
 
@@ -213,6 +279,7 @@ async function main() {
     await creates(server, etcd);
     await gets(server);
     await secure(server);
+    await eventStorm(server);
     await lists(server, etcd, '/registry');
     await fanOut(server);
     results.serverPeakRss = server.memory().peak;

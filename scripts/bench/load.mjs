@@ -50,7 +50,7 @@ export async function closedLoop(concurrency, durationMs, fn) {
   );
   const elapsed = (performance.now() - start) / 1000;
   latencies.sort((a, b) => a - b);
-  return { opsPerSec: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors };
+  return { opsPerSec: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, count: latencies.length };
 }
 
 /** fn repeated n times, one at a time: latency percentiles (ms). */
