@@ -203,8 +203,11 @@ export class ResourceStore {
     const { def } = this;
     const key = this.key(namespace, name);
     const ctx = strategyContext(this.deps, opts.user);
+    // A failed compare-and-swap returns the value that won, so a retry needs no second read.
+    let known: { value: KeyValue | undefined } | undefined;
     for (let attempt = 0; attempt < maxCasAttempts; attempt++) {
-      const current = await this.deps.storage.get(key);
+      const current = known ? known.value : await this.deps.storage.get(key);
+      known = undefined;
       if (!current) {
         if (!createOnMissing) throw errors.notFound(this.ref, name);
         const obj = await produce(undefined);
@@ -267,7 +270,7 @@ export class ResourceStore {
       // A write that only ends a deletion stores nothing new, so it is never refused for size.
       const encoded = finalizing ? encodeForStorage(def, obj) : encodeWithinLimit(def, obj);
       // Unchanged content (key order aside) is not written: no new resourceVersion, no watch event.
-      if (!finalizing && sameStored(encoded, encodeForStorage(def, old))) return { object: old, created: false };
+      if (!finalizing && (encoded.equals(current.value) || sameContent(obj, old))) return { object: old, created: false };
       if (opts.dryRun) return { object: obj, created: false };
       try {
         if (finalizing) {
@@ -282,6 +285,8 @@ export class ResourceStore {
         if (finalizing && e instanceof KeyNotFoundError) return { object: obj, created: false };
         if (e instanceof RevisionMismatchError || e instanceof KeyNotFoundError) {
           if (pinned) throw errors.staleResourceVersion(this.ref, name);
+          if (e instanceof RevisionMismatchError && e.current) known = { value: e.current };
+          else if (e instanceof KeyNotFoundError) known = { value: undefined };
           continue;
         }
         throw e;
@@ -291,8 +296,15 @@ export class ResourceStore {
   }
 }
 
-function sameStored(a: Buffer, b: Buffer): boolean {
-  return a.equals(b) || deepEqual(JSON.parse(a.toString('utf8')), JSON.parse(b.toString('utf8')));
+/**
+ * Whether two objects (both in stored shape, the same resourceVersion) would
+ * store the same content: compared in memory, as the JSON they encode to
+ * (undefined members are absent), without encoding or parsing either.
+ */
+function sameContent(obj: KObject, old: KObject): boolean {
+  const { selfLink: _a, ...meta } = obj.metadata;
+  const { selfLink: _b, ...oldMeta } = old.metadata;
+  return deepEqual({ ...obj, metadata: meta }, { ...old, metadata: oldMeta });
 }
 
 /** `[{}]` resets tracking like `[]` (upstream); normalized before validation, which would reject the empty entry. */
