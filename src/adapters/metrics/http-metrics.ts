@@ -60,34 +60,57 @@ export interface RequestLog {
 /** Requests taking longer than this are logged at info (watches, being long-running, never are). */
 export const slowRequestSeconds = 1;
 
+/** The metric series of one label set, bound once and reused: no label hashing per request. */
+interface BoundSeries {
+  longrunning: { inc(): void; dec(): void };
+  duration: { observe(v: number): void };
+  requests: Map<number, { inc(): void }>;
+  labels: RequestInfo;
+}
+
 export function metricsMiddleware(metrics: ApiMetrics, log: RequestLog, slowSeconds = slowRequestSeconds): RequestHandler {
   const debug = log.enabled?.('debug') ?? true;
+  const inflight = { readOnly: metrics.inflight.labels({ request_kind: 'readOnly' }), mutating: metrics.inflight.labels({ request_kind: 'mutating' }) };
+  const series = new Map<string, BoundSeries>();
+  const bound = (info: RequestInfo): BoundSeries => {
+    const key = `${info.verb}|${info.group}|${info.version}|${info.resource}|${info.subresource}|${info.scope}`;
+    let s = series.get(key);
+    if (!s) {
+      // Unknown paths could grow this without bound; past a generous size, stop caching.
+      const labels = { ...info } as Record<string, string>;
+      s = { longrunning: metrics.longrunning.labels(labels), duration: metrics.duration.labels(labels), requests: new Map(), labels: info };
+      if (series.size < 10_000) series.set(key, s);
+    }
+    return s;
+  };
   return (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
     const info = requestInfo(req.method, req.path, req.query as Record<string, unknown>);
     const isResource = info.resource !== '';
-    const labels = { ...info };
-    const kind = ['GET', 'LIST', 'WATCH'].includes(info.verb) ? 'readOnly' : 'mutating';
+    const s = bound(info);
+    const kind = info.verb === 'GET' || info.verb === 'LIST' || info.verb === 'WATCH' ? 'readOnly' : 'mutating';
     const long = info.verb === 'WATCH';
-    if (long) metrics.longrunning.inc(labels);
-    else metrics.inflight.inc({ request_kind: kind });
+    if (long) s.longrunning.inc();
+    else inflight[kind].inc();
     let done = false;
     const finish = () => {
       if (done) return;
       done = true;
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      if (long) metrics.longrunning.dec(labels);
-      else metrics.inflight.dec({ request_kind: kind });
+      if (long) s.longrunning.dec();
+      else inflight[kind].dec();
       if (isResource) {
-        metrics.requests.inc({ ...labels, code: String(res.statusCode) });
-        if (!long) metrics.duration.observe(labels, seconds);
+        let counter = s.requests.get(res.statusCode);
+        if (!counter) s.requests.set(res.statusCode, (counter = metrics.requests.labels({ ...s.labels, code: String(res.statusCode) })));
+        counter.inc();
+        if (!long) s.duration.observe(seconds);
       }
       const slow = !long && seconds >= slowSeconds;
       if (!slow && !debug) return;
       log(slow ? 'info' : 'debug', slow ? 'slow request' : 'request', {
         method: req.method,
         path: req.originalUrl,
-        user: 'system:admin',
+        user: (res.locals.user as { username?: string } | undefined)?.username ?? 'system:admin',
         userAgent: req.get('user-agent'),
         status: res.statusCode,
         latencyMs: Math.round(seconds * 1e6) / 1e3,

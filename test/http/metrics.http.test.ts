@@ -1,0 +1,32 @@
+/** /metrics: request counters by verb/resource/code, latency histogram, in-flight and long-running gauges. */
+import { startTestServer, TestServer } from '../support/test-server';
+
+describe('request metrics', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer('lmdb');
+  });
+  afterAll(() => s.close());
+
+  it('counts requests per verb, resource and code, and shows running watches', async () => {
+    const post = (name: string) =>
+      fetch(`${s.url}/api/v1/namespaces/m/configmaps`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ metadata: { name } }) });
+    await post('a');
+    await post('b');
+    await post('a'); // 409
+    await fetch(`${s.url}/api/v1/namespaces/m/configmaps/a`);
+    const watch = new AbortController();
+    const w = await fetch(`${s.url}/api/v1/namespaces/m/configmaps?watch=true`, { signal: watch.signal });
+    const text = await (await fetch(`${s.url}/metrics`)).text();
+    watch.abort();
+    await w.body?.cancel().catch(() => undefined);
+    const line = (re: RegExp) => text.split('\n').find((l) => re.test(l));
+    expect(line(/^apiserver_request_total\{.*verb="POST".*resource="configmaps".*code="201".*\} 2$/)).toBeDefined();
+    expect(line(/^apiserver_request_total\{.*verb="POST".*resource="configmaps".*code="409".*\} 1$/)).toBeDefined();
+    expect(line(/^apiserver_request_total\{.*verb="GET".*resource="configmaps".*scope="resource".*code="200".*\} 1$/)).toBeDefined();
+    expect(line(/^apiserver_request_duration_seconds_count\{.*verb="POST".*resource="configmaps".*\} 3$/)).toBeDefined();
+    expect(line(/^apiserver_longrunning_requests\{.*verb="WATCH".*resource="configmaps".*\} 1$/)).toBeDefined();
+    // The /metrics request itself is in flight while it renders.
+    expect(line(/^apiserver_current_inflight_requests\{request_kind="readOnly"\} 1$/)).toBeDefined();
+  });
+});
