@@ -19,7 +19,7 @@ export interface AppDeps {
   extraRouters?: express.Router[];
   /** Resources listed in discovery that are answered by apiRouters rather than stored. */
   discoveryOnly?: DiscoveryOnly[];
-  /** Routers that need the raw body, mounted before the resources (reviews, TokenRequest). */
+  /** Routers that need the raw body, after the resources (reviews, TokenRequest). */
   apiRouters?: express.Router[];
   /** Middleware that sees every request first (metrics, request logs). */
   middleware?: RequestHandler[];
@@ -34,15 +34,16 @@ export function createApp(deps: AppDeps): express.Express {
   app.disable('etag');
   app.set('query parser', 'simple');
   for (const m of deps.middleware ?? []) app.use(m);
+  app.use(express.raw({ type: () => true, limit: maxBody }));
+  // Resources first: they are nearly all the traffic, and each router a request walks past costs it.
+  app.use(resourceRouter(deps.definitions, { registry: deps.registry, watch: deps.watch, patchContentTypes: deps.patchContentTypes }));
+  for (const r of deps.apiRouters ?? []) app.use(r);
   app.use(healthRouter(deps.health));
   app.get('/version', (_req, res) => {
     res.json(deps.version);
   });
   app.use(discoveryRouter(() => [...deps.definitions, ...(deps.discoveryOnly ?? [])], deps.address));
   for (const r of deps.extraRouters ?? []) app.use(r);
-  app.use(express.raw({ type: () => true, limit: maxBody }));
-  for (const r of deps.apiRouters ?? []) app.use(r);
-  app.use(resourceRouter(deps.definitions, { registry: deps.registry, watch: deps.watch, patchContentTypes: deps.patchContentTypes }));
   app.use((req: Request, res: Response) => {
     res.status(404).setHeader('Content-Type', 'text/plain; charset=utf-8');
     res.end('404 page not found\n');
