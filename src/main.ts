@@ -255,7 +255,16 @@ export function assemble(opts: AssembleOptions): Assembled {
           : undefined,
       }),
     ],
-    middleware: [metricsMiddleware(metrics, log), accessFilter({ authenticator, authorizer, audit, limits: security.limits })],
+    middleware: [
+      // Once shutting down, each response closes its connection: keep-alive clients reconnect (through their
+      // load balancer) to another replica instead of holding this one open until the forced exit.
+      (_req, res, next) => {
+        if (shuttingDown) res.setHeader('Connection', 'close');
+        next();
+      },
+      metricsMiddleware(metrics, log),
+      accessFilter({ authenticator, authorizer, audit, limits: security.limits }),
+    ],
     address: () => {
       const a = (secureServer?.listening ? secureServer : server)?.address() as AddressInfo | null | undefined;
       return a ? `${a.address}:${a.port}` : '127.0.0.1:8080';

@@ -1,13 +1,13 @@
 // Runs a @kubernetes/client-node informer for ConfigMaps of one namespace and
 // prints what it sees as JSON lines: list calls, (re)connects, add/update/delete.
 // client-node is ESM-only, hence a plain .mjs spawned by the jest test.
-// Usage: node informer-configmaps.mjs <server URL> <namespace>
+// Usage: node informer-configmaps.mjs <server URL> <namespace> [kubeconfig with the credentials to use]
 import { k8s, kubeConfigFor } from './support/client-node.mjs';
 
-const [server, namespace] = process.argv.slice(2);
+const [server, namespace, kubeconfig] = process.argv.slice(2);
 const print = (o) => process.stdout.write(`${JSON.stringify(o)}\n`);
 
-const kc = kubeConfigFor(server);
+const kc = kubeConfigFor(server, kubeconfig);
 const api = kc.makeApiClient(k8s.CoreV1Api);
 const list = () => {
   print({ event: 'list' });

@@ -16,8 +16,15 @@ if (!Promise.withResolvers) {
 }
 export const k8s = await import('@kubernetes/client-node');
 
-export function kubeConfigFor(server) {
+/** A KubeConfig for `server`: anonymous over plain HTTP, or with a kubeconfig file's credentials and CA. */
+export function kubeConfigFor(server, kubeconfigFile) {
   const kc = new k8s.KubeConfig();
+  if (kubeconfigFile) {
+    kc.loadFromFile(kubeconfigFile);
+    const cluster = kc.getCurrentCluster();
+    kc.clusters = kc.clusters.map((c) => (c === cluster ? { ...c, server } : c));
+    return kc;
+  }
   kc.loadFromOptions({
     clusters: [{ name: 'local', server, skipTLSVerify: true }],
     users: [{ name: 'admin' }],
