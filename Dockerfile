@@ -1,23 +1,34 @@
-# Build stage: compile TypeScript with the full dependency set.
+# syntax=docker/dockerfile:1
+# svc-apiserver: HTTPS only, as the unprivileged `node` user, data (and the generated PKI) under /data.
+#   docker build -t svc-apiserver .
+#   docker run -p 127.0.0.1:6443:6443 -v svc-data:/data svc-apiserver                              # embedded store
+#   docker run -p 127.0.0.1:6443:6443 -v svc-data:/data svc-apiserver --etcd-servers=http://etcd:2379 # beside etcd
+# deploy/compose.yaml runs three etcd members and two replicas; deploy/kubernetes/ has the manifests.
+
+# Build stage: compile TypeScript with the full dependency set, then drop the development dependencies.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npm run build && npm prune --omit=dev
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
-# Runtime: production dependencies and the compiled server only.
+# Runtime: production dependencies, the compiled server, the health check and the balancer (for compose).
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
-RUN mkdir -p /data && chown node:node /data
+COPY scripts/healthcheck.cjs ./scripts/healthcheck.cjs
+COPY scripts/cluster/balancer.cjs ./scripts/cluster/balancer.cjs
+# /data/pki exists in the image, owned by `node`, so a fresh volume mounted there is writable by it too.
+RUN mkdir -p /data/pki && chown -R node:node /data && chmod 700 /data/pki
 USER node
-# HTTPS only. The generated PKI and the admin kubeconfig live in /data/pki (share it between replicas).
+# HTTPS only (no plain-HTTP port). The PKI and the admin kubeconfig are written to /data/pki on first start;
+# replicas on one etcd prefix share ca.crt, ca.key, sa.key and sa.pub.
 EXPOSE 6443
-# Beside etcd: pass --etcd-servers; without it the embedded store writes to /data.
 VOLUME ["/data"]
+HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 CMD ["node", "scripts/healthcheck.cjs", "https://127.0.0.1:6443/readyz"]
 ENTRYPOINT ["node", "dist/main.js", "--bind-address", "0.0.0.0", "--secure-port", "6443", "--data-dir", "/data", "--cert-dir", "/data/pki"]

@@ -6,6 +6,7 @@
 // on one backend: when that backend goes away the connection is closed and the others are untouched.
 //
 // Usage: node balancer.cjs --listen 127.0.0.1:6443 --backend 127.0.0.1:7001 --backend 127.0.0.1:7002 [--ca ca.crt]
+//        [--server-name NAME]   the name the backends' certificates are checked against (default: each backend's host)
 'use strict';
 const fs = require('node:fs');
 const https = require('node:https');
@@ -22,6 +23,7 @@ function parseArgs(argv) {
     if (flag === '--listen') opts.listen = hostPort(value);
     else if (flag === '--backend') opts.backends.push(hostPort(value));
     else if (flag === '--ca') opts.ca = fs.readFileSync(value);
+    else if (flag === '--server-name') opts.serverName = value;
     else throw new Error(`unknown flag ${flag}`);
   }
   if (!opts.listen || !opts.backends.length) throw new Error('need --listen HOST:PORT and at least one --backend HOST:PORT');
@@ -60,7 +62,8 @@ function main() {
         s.on('error', (e) => done(false, e.code));
         return;
       }
-      const req = https.get({ host: b.host, port: b.port, path: '/readyz', ca: opts.ca, agent: false, timeout: CHECK_TIMEOUT_MS }, (res) => {
+      const tls = { ca: opts.ca, ...(opts.serverName ? { servername: opts.serverName } : {}) };
+      const req = https.get({ host: b.host, port: b.port, path: '/readyz', ...tls, agent: false, timeout: CHECK_TIMEOUT_MS }, (res) => {
         res.resume();
         done(res.statusCode === 200, `readyz ${res.statusCode}`);
       });
