@@ -41,7 +41,8 @@ const log = (msg, extra = {}) => process.stdout.write(`${JSON.stringify({ time: 
 
 function main() {
   const opts = parseArgs(process.argv.slice(2));
-  const backends = opts.backends.map((b) => ({ ...b, name: `${b.host}:${b.port}`, ready: true, connections: 0 }));
+  // Not ready until a first check says so; until then a connection still tries every backend.
+  const backends = opts.backends.map((b) => ({ ...b, name: `${b.host}:${b.port}`, ready: undefined }));
   let next = 0;
 
   const setReady = (b, ready, why) => {
@@ -88,7 +89,6 @@ function main() {
       let connected = false;
       upstream.once('connect', () => {
         connected = true;
-        b.connections++;
         upstream.setNoDelay(true);
         client.setNoDelay(true);
         client.pipe(upstream);
@@ -101,9 +101,7 @@ function main() {
         tryConnect(queue);
       });
       upstream.on('close', () => {
-        if (!connected) return;
-        b.connections--;
-        client.destroy();
+        if (connected) client.destroy();
       });
       client.on('close', () => upstream.destroy());
     };
