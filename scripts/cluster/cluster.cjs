@@ -258,15 +258,27 @@ async function up(dirArg, options = {}, log = () => undefined) {
   const dir = path.resolve(dirArg);
   fs.mkdirSync(dir, { recursive: true });
   let state = readState(dir);
-  if (!state) {
-    state = await plan(dir, opts);
-    writeState(state);
+  const fresh = !state;
+  for (let attempt = 1; ; attempt++) {
+    if (!state) {
+      state = await plan(dir, opts);
+      writeState(state);
+    }
+    try {
+      await ensureSharedPki(state);
+      await startMissingMembers(state, log);
+      await startMissingReplicas(state, log);
+      await startMissingBalancer(state, log);
+      return state;
+    } catch (e) {
+      // Free ports are picked before they are bound: another program may take one in between.
+      if (!fresh || attempt >= 3 || !/address already in use|EADDRINUSE/.test(e.message)) throw e;
+      log('a port was taken meanwhile; starting over on other ports');
+      await stopAll(state);
+      for (const m of state.members) fs.rmSync(m.dataDir, { recursive: true, force: true });
+      state = undefined;
+    }
   }
-  await ensureSharedPki(state);
-  await startMissingMembers(state, log);
-  await startMissingReplicas(state, log);
-  await startMissingBalancer(state, log);
-  return state;
 }
 
 async function stopPid(pid, dir) {
@@ -282,6 +294,12 @@ async function stopPid(pid, dir) {
   }
 }
 
+async function stopAll(state) {
+  await Promise.all(state.replicas.map((r) => stopPid(r.pid, state.dir)));
+  await stopPid(state.balancer.pid, state.dir);
+  await Promise.all(state.members.map((m) => stopPid(m.pid, state.dir)));
+}
+
 /** Stops every process of the cluster in `dir` (replicas, balancer, then etcd); `purge` also removes the directory. */
 async function down(dirArg, { purge = false } = {}, log = () => undefined) {
   const dir = path.resolve(dirArg);
@@ -290,9 +308,7 @@ async function down(dirArg, { purge = false } = {}, log = () => undefined) {
     log(`no cluster in ${dir}`);
     return;
   }
-  await Promise.all(state.replicas.map((r) => stopPid(r.pid, dir)));
-  await stopPid(state.balancer.pid, dir);
-  await Promise.all(state.members.map((m) => stopPid(m.pid, dir)));
+  await stopAll(state);
   log(`stopped the cluster in ${dir}`);
   if (purge) {
     fs.rmSync(dir, { recursive: true, force: true });
