@@ -201,6 +201,8 @@ export function assemble(opts: AssembleOptions): Assembled {
   const authenticator = new AuthenticatorChain([x509Authenticator], tokenAuthenticators, security.anonymous);
   const audit = security.audit ? new AuditTrail(security.audit.policy, security.audit.sink, systemClock) : undefined;
   const bootstrap = startBootstrapPolicy(registry, cache, log);
+  let bootstrapDone = false;
+  void bootstrap.done.then(() => (bootstrapDone = true));
   const clusterRoles = definitions.find((d) => d.group === 'rbac.authorization.svc.io' && d.plural === 'clusterroles');
   const aggregation = startClusterRoleAggregation(registry, log, { changes: () => (clusterRoles && cache.ready() ? cache.kind(clusterRoles).changes : -1) });
   const compactor = startCompactor(storage, (opts.compactionIntervalSeconds ?? 0) * 1000, (msg, extra) => log('info', msg, extra));
@@ -231,6 +233,8 @@ export function assemble(opts: AssembleOptions): Assembled {
         storageReady,
         { name: 'watch-cache', check: () => cache.ready() },
         { name: 'poststarthook/start-system-namespaces-controller', check: () => systemNamespaces.ready() },
+        // As upstream: not ready until the bootstrap RBAC policy is in storage.
+        { name: 'poststarthook/rbac/bootstrap-roles', check: () => bootstrapDone },
         { name: 'shutdown', check: () => !shuttingDown },
       ],
     },
@@ -364,8 +368,15 @@ async function main(): Promise<void> {
     eventTtlSeconds: config.eventTtlSeconds,
     admissionPlugins: config.admissionPlugins,
   });
+  // A port that cannot be had ends the start, after background work (cache, bootstrap writes) is stopped:
+  // exiting in the middle of an embedded-store write can leave the process hanging in its exit hooks.
+  const cannotListen = async (sentence: string): Promise<never> => {
+    process.stderr.write(`svc-apiserver: ${sentence}\n`);
+    await Promise.race([assembled.shutdown().catch(() => undefined), new Promise((r) => setTimeout(r, 5000).unref())]);
+    process.exit(1);
+  };
   const securePort = await listen(assembled.secureServer!, config.securePort, config.bindAddress).catch((e) =>
-    fatal(listenError({ addressFlag: '--bind-address', address: config.bindAddress, portFlag: '--secure-port', port: config.securePort }, e)),
+    cannotListen(listenError({ addressFlag: '--bind-address', address: config.bindAddress, portFlag: '--secure-port', port: config.securePort }, e)),
   );
   const url = serverUrl(config, securePort);
   const kubeconfigDir = config.etcdServers.length ? pki.paths.dir : resolvePath(config.dataDir);
@@ -378,7 +389,7 @@ async function main(): Promise<void> {
   });
   if (config.port > 0) {
     const port = await listen(assembled.server, config.port, config.insecureBindAddress).catch((e) =>
-      fatal(listenError({ addressFlag: '--insecure-bind-address', address: config.insecureBindAddress, portFlag: '--port', port: config.port }, e)),
+      cannotListen(listenError({ addressFlag: '--insecure-bind-address', address: config.insecureBindAddress, portFlag: '--port', port: config.port }, e)),
     );
     log('warn', 'serving plain HTTP as system:admin without authentication: for a developer machine only', { address: `http://${config.insecureBindAddress}:${port}` });
   }
