@@ -14,7 +14,6 @@ import { fatal, firstLine, listenError } from './config/startup';
 import { allDefinitions } from './resources';
 import { Registry } from './registry/registry';
 import { startCompactor } from './registry/compactor';
-import { startGcFinalizers } from './registry/gc-finalizers';
 import type { StoragePort } from './ports/storage.port';
 import type { FeatureGates } from './machinery/feature-gates';
 import { apiVersionOf, type ResourceDefinition } from './machinery/resource-definition';
@@ -42,16 +41,25 @@ import { tokenFileAuthenticator } from './auth/authn/token-file';
 import { serviceAccountAuthenticator, type UidLookup } from './auth/authn/service-account';
 import { AuditTrail } from './auth/audit/trail';
 import { reconcileBootstrapPolicy } from './auth/bootstrap';
-import { startClusterRoleAggregation } from './controllers/clusterrole-aggregation/controller';
-import { startNamespaceController } from './controllers/namespace/namespace-controller';
 import { startSystemNamespaces } from './controllers/system-namespaces';
 import { admissionChain, DEFAULT_ADMISSION_PLUGINS, type AdmissionPluginName } from './admission';
 import { eventDefinitions } from './resources/event';
+import {
+  ControllerManager,
+  ControllerSelectionError,
+  LeaderElector,
+  controllerDescriptors,
+  validateLeaderElection,
+  type LeaderElectionConfig,
+  type SigningSetup,
+} from './controllers';
 import { errors } from './machinery/status';
 import { accessFilter } from './adapters/http/access-filter';
 import { authRouter, reviewDiscovery } from './adapters/http/auth-routes';
 import { ensureAdminKubeconfig } from './adapters/pki';
-import { checkSharedCa, defaultSecurity, loadSecurity, type SecurityOptions, type TlsMaterial } from './security';
+import { checkSharedCa, defaultSecurity, loadSecurity, loadSigning, type SecurityOptions, type TlsMaterial } from './security';
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
 
 export type Log = ((level: string, msg: string, extra?: object) => void) & { enabled?(level: string): boolean };
 
@@ -92,6 +100,16 @@ export interface AssembleOptions {
   /** Bounds of the storage check in /livez, and in /readyz and /healthz (default 2 s each). */
   healthcheckTimeoutMs?: number;
   readycheckTimeoutMs?: number;
+  /** In-process controllers (default: all, without leader election, no signing CA). */
+  controllers?: {
+    /** --controllers, default ['*']. */
+    selection?: string[];
+    /** Run controllers only while holding this lease. */
+    leaderElection?: LeaderElectionConfig;
+    /** CAs of the built-in signers; without them no certificates are issued. */
+    signing?: SigningSetup;
+    intervalMs?: number;
+  };
 }
 
 export interface Assembled {
@@ -102,6 +120,8 @@ export interface Assembled {
   authorizer: AuthorizerPort;
   /** Resolves once the bootstrap RBAC policy is in storage. */
   bootstrapped: Promise<void>;
+  /** The in-process controllers (started once the bootstrap policy is in place). */
+  controllers: ControllerManager;
   registry: Registry;
   cache: WatchCache;
   watch: WatchStreamServer;
@@ -203,13 +223,28 @@ export function assemble(opts: AssembleOptions): Assembled {
   const bootstrap = startBootstrapPolicy(registry, cache, log);
   let bootstrapDone = false;
   void bootstrap.done.then(() => (bootstrapDone = true));
-  const clusterRoles = definitions.find((d) => d.group === 'rbac.authorization.svc.io' && d.plural === 'clusterroles');
-  const aggregation = startClusterRoleAggregation(registry, log, { changes: () => (clusterRoles && cache.ready() ? cache.kind(clusterRoles).changes : -1) });
   const compactor = startCompactor(storage, (opts.compactionIntervalSeconds ?? 0) * 1000, (msg, extra) => log('info', msg, extra));
-  // No kube-controller-manager here: a built-in controller finishes Orphan/Foreground deletions.
-  const gcFinalizers = startGcFinalizers(registry, storage, log);
-  const namespaceController = startNamespaceController(registry, log);
   const systemNamespaces = startSystemNamespaces(registry, log);
+  // No kube-controller-manager here: its controllers run in this process, as registry clients.
+  const controllerOpts = opts.controllers ?? {};
+  const election = controllerOpts.leaderElection;
+  const controllers = new ControllerManager(
+    controllerDescriptors({
+      registry,
+      log,
+      authorizer,
+      changes: (def) => (cache.ready() ? cache.kind(def).changes : -1),
+      signing: controllerOpts.signing,
+      intervalMs: controllerOpts.intervalMs,
+    }),
+    controllerOpts.selection ?? ['*'],
+    log,
+    election ? (callbacks) => new LeaderElector(registry, systemClock, election, callbacks, log) : undefined,
+  );
+  let controllersStopped = false;
+  void bootstrap.done.then(() => {
+    if (!controllersStopped) controllers.start();
+  });
   const patchContentTypes = [
     'application/json-patch+json',
     'application/merge-patch+json',
@@ -283,17 +318,17 @@ export function assemble(opts: AssembleOptions): Assembled {
     secureServer,
     authorizer,
     bootstrapped: bootstrap.done,
+    controllers,
     registry,
     cache,
     watch,
     async shutdown() {
       shuttingDown = true;
+      controllersStopped = true;
+      await controllers.shutdown();
       compactor.stop();
-      gcFinalizers.stop();
-      namespaceController.stop();
       systemNamespaces.stop();
       bootstrap.stop();
-      aggregation.stop();
       watch.closeAll();
       cache.stop();
       await Promise.all(
@@ -353,21 +388,42 @@ async function main(): Promise<void> {
   if (pki.created.length) log('info', 'generated cluster PKI', { dir: pki.paths.dir, files: pki.created });
   const where = config.etcdServers.length ? `etcd prefix ${config.etcdPrefix}` : `the embedded store in ${config.dataDir}`;
   await checkSharedCa(storage, pki, where);
-  const assembled = assemble({
-    storage,
-    gates: config.featureGates,
-    log,
-    compactionIntervalSeconds: config.etcdCompactionIntervalSeconds,
-    watchStream: { minRequestTimeoutSeconds: config.minRequestTimeoutSeconds },
-    watchCache: { historyMaxBytes: config.watchCacheHistoryBytes },
-    requestTimeoutMs: config.requestTimeoutMs,
-    healthcheckTimeoutMs: config.etcdHealthcheckTimeoutMs,
-    readycheckTimeoutMs: config.etcdReadycheckTimeoutMs,
-    security,
-    tls,
-    eventTtlSeconds: config.eventTtlSeconds,
-    admissionPlugins: config.admissionPlugins,
-  });
+  const cm = config.controllerManager;
+  const signing = await loadSigning(cm, pki);
+  const electionError = cm.leaderElect ? validateLeaderElection(cm) : undefined;
+  if (electionError) fatal(`invalid leader election flags: ${electionError}`, 2);
+  const leaderElection: LeaderElectionConfig | undefined = cm.leaderElect
+    ? {
+        namespace: cm.leaseNamespace,
+        name: cm.leaseName,
+        identity: `${hostname()}_${randomUUID()}`,
+        leaseDurationMs: cm.leaseDurationMs,
+        renewDeadlineMs: cm.renewDeadlineMs,
+        retryPeriodMs: cm.retryPeriodMs,
+      }
+    : undefined;
+  let assembled: Assembled;
+  try {
+    assembled = assemble({
+      storage,
+      gates: config.featureGates,
+      log,
+      compactionIntervalSeconds: config.etcdCompactionIntervalSeconds,
+      watchStream: { minRequestTimeoutSeconds: config.minRequestTimeoutSeconds },
+      watchCache: { historyMaxBytes: config.watchCacheHistoryBytes },
+      requestTimeoutMs: config.requestTimeoutMs,
+      healthcheckTimeoutMs: config.etcdHealthcheckTimeoutMs,
+      readycheckTimeoutMs: config.etcdReadycheckTimeoutMs,
+      security,
+      tls,
+      eventTtlSeconds: config.eventTtlSeconds,
+      admissionPlugins: config.admissionPlugins,
+      controllers: { selection: cm.controllers, leaderElection, signing },
+    });
+  } catch (e) {
+    if (e instanceof ControllerSelectionError) fatal(`invalid --controllers: ${e.message}`, 2);
+    throw e;
+  }
   // A port that cannot be had ends the start, after background work (cache, bootstrap writes) is stopped:
   // exiting in the middle of an embedded-store write can leave the process hanging in its exit hooks.
   const cannotListen = async (sentence: string): Promise<never> => {
