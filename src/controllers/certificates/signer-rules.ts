@@ -35,7 +35,7 @@ export const supportedKeyTypesText = 'RSA (2048 bits or more), ECDSA P-256 or P-
 /** Why a key cannot be certified, or undefined. */
 export function unsupportedKey(req: Pick<ParsedCertificateRequest, 'keyType' | 'rsaBits'>): string | undefined {
   if (supportedKeys[req.keyType] || (req.keyType === 'RSA' && (req.rsaBits ?? 0) >= 2048)) return undefined;
-  const what = req.keyType === 'RSA' ? `an RSA key of ${req.rsaBits ?? 0} bits` : req.keyType === 'UNKNOWN' ? 'a key of an unknown type' : `a ${keyTypeName(req.keyType)} key`;
+  const what = req.keyType === 'RSA' ? `an RSA key of ${req.rsaBits ?? 0} bits` : req.keyType === 'UNKNOWN' ? 'a key of an unknown type' : `an ${keyTypeName(req.keyType)} key`;
   return `${what} is not supported: the key must be ${supportedKeyTypesText}`;
 }
 
