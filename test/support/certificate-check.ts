@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export interface CertificateFacts {
-  /** Node's rendering: `CN=alice\nO=dev`. */
-  subject: string;
+  /** Node's rendering: `CN=alice\nO=dev`; undefined for an empty subject. */
+  subject?: string;
   issuer: string;
   notBefore: Date;
   notAfter: Date;
