@@ -23,7 +23,7 @@ import { migrateStore, MigrateError } from './tools/migrate';
 import { storageErrorStatus } from './registry/storage-errors';
 import { existsSync } from 'node:fs';
 import { EtcdStorage } from './adapters/etcd';
-import { WebCryptoAdapter } from './adapters/crypto';
+import { podCertificateVerifier, WebCryptoAdapter } from './adapters/crypto';
 import { systemClock } from './adapters/clock/system.clock';
 import { createApp } from './adapters/http';
 import { openApiRouter } from './adapters/http/openapi';
@@ -36,7 +36,7 @@ import { withDeadlines } from './registry/storage-deadline';
 import { alwaysAllow, type AuthorizerPort } from './ports/authorizer.port';
 import { RbacAuthorizer, type KindSnapshotSource } from './auth/authz/rbac-authorizer';
 import { AuthenticatorChain } from './auth/authn/chain';
-import { x509Authenticator } from './auth/authn/x509';
+import { podCertificateAuthenticator, x509Authenticator } from './auth/authn/x509';
 import { tokenFileAuthenticator } from './auth/authn/token-file';
 import { serviceAccountAuthenticator, type UidLookup } from './auth/authn/service-account';
 import { AuditTrail } from './auth/audit/trail';
@@ -218,7 +218,8 @@ export function assemble(opts: AssembleOptions): Assembled {
     ...(security.staticTokens ? [tokenFileAuthenticator(security.staticTokens)] : []),
     ...(security.tokens ? [serviceAccountAuthenticator(security.tokens, lookup, systemClock, { issuers: security.issuers, audiences: security.audiences })] : []),
   ];
-  const authenticator = new AuthenticatorChain([x509Authenticator], tokenAuthenticators, security.anonymous);
+  const authenticator = new AuthenticatorChain([podCertificateAuthenticator(lookup), x509Authenticator], tokenAuthenticators, security.anonymous);
+  const podCertificates = opts.tls ? podCertificateVerifier(opts.tls.clientCa) : undefined;
   const audit = security.audit ? new AuditTrail(security.audit.policy, security.audit.sink, systemClock) : undefined;
   const bootstrap = startBootstrapPolicy(registry, cache, log);
   let bootstrapDone = false;
@@ -302,7 +303,7 @@ export function assemble(opts: AssembleOptions): Assembled {
         next();
       },
       metricsMiddleware(metrics, log),
-      accessFilter({ authenticator, authorizer, audit, limits: security.limits }),
+      accessFilter({ authenticator, authorizer, audit, limits: security.limits, podCertificates: podCertificates && ((der) => podCertificates(der, systemClock.now())) }),
     ],
     address: () => {
       const a = (secureServer?.listening ? secureServer : server)?.address() as AddressInfo | null | undefined;

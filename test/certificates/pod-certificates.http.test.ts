@@ -12,6 +12,8 @@ import { backends } from '../support/test-server';
 import { startSecureTestServer, type Credentials, type SecureTestServer } from '../support/secure-server';
 import { inspectCertificate, opensslRequest, type OpensslKeyType } from '../support/certificate-check';
 import { FileCertificateAuthority } from '../../src/adapters/certificate-authority';
+import { encodePodIdentity } from '../../src/machinery/pod-identity';
+import { createHash, X509Certificate } from 'node:crypto';
 
 const ns = 'default';
 const PCRS = `/apis/certificates.svc.io/v1/namespaces/${ns}/podcertificaterequests`;
@@ -205,6 +207,57 @@ describe.each(backends)('PodCertificateRequest signer on %s', (backend) => {
     expect(refused.json.details.causes).toEqual([{ reason: 'FieldValueForbidden', field: 'spec.signerName', message: 'Forbidden: User "alice" is not permitted to "sign" for signer "example.com/manual"' }]);
     await grant('pcr-signer', [{ apiGroups: ['certificates.svc.io'], resources: ['signers'], verbs: ['sign'], resourceNames: ['example.com/*'] }]);
     expect((await s.call('PUT', `${PCRS}/to-fail/status`, alice, failedBody)).status).toBe(200);
+  });
+
+  it('an issued pod certificate authenticates as the pod’s service account while that account exists', async () => {
+    const { keyPem, request } = opensslRequest({ keyType: 'p256', subject: '/', der: true });
+    const sa = await s.call('POST', SAS, admin, { metadata: { name: 'web' } });
+    const body = pcr('authn', 'p256', { serviceAccountName: 'web', serviceAccountUID: sa.json.metadata.uid });
+    body.spec.stubPKCS10Request = request.toString('base64');
+    await create(body);
+    const chain: string = (await finished('authn')).status.certificateChain;
+    const review = () => s.call('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { cert: chain, key: keyPem }, { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' });
+    const who = await review();
+    expect(who.status).toBe(201);
+    const sha256 = createHash('sha256').update(new X509Certificate(chain).raw).digest('hex');
+    expect(who.json.status.userInfo).toEqual({
+      username: `system:serviceaccount:${ns}:web`,
+      uid: sa.json.metadata.uid,
+      groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`, 'system:authenticated'],
+      extra: {
+        'authentication.kubernetes.io/pod-name': ['authn-pod'],
+        'authentication.kubernetes.io/pod-uid': ['pod-uid-authn'],
+        'authentication.kubernetes.io/node-name': ['node-1'],
+        'authentication.kubernetes.io/node-uid': ['node-uid-1'],
+        'authentication.kubernetes.io/credential-id': [`X509SHA256=${sha256}`],
+      },
+    });
+    expect((await s.call('DELETE', `${SAS}/web`, admin)).status).toBe(200);
+    await until('the account to be gone from the cache', async () => ((await review()).status === 401 ? true : undefined));
+    expect((await review()).json.message).toBe('Unauthorized');
+  });
+
+  it('a pod certificate from another CA does not authenticate', async () => {
+    const other = join(caDir, 'other');
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', `${other}.key`, '-out', `${other}.crt`, '-subj', '/CN=other', '-days', '1'], { stdio: 'ignore' });
+    const foreign = await new FileCertificateAuthority(`${other}.crt`, `${other}.key`).current();
+    const { keyPem, request } = opensslRequest({ keyType: 'p256', subject: '/', der: true });
+    const identity = encodePodIdentity({ namespace: ns, namespaceUID: '', serviceAccountName: 'builder', serviceAccountUID: saUid, podName: 'p', podUID: 'u', nodeName: 'n', nodeUID: 'nu' });
+    const cert = await foreign.issue({
+      request,
+      copySubject: false,
+      dnsNames: [],
+      ipAddresses: [],
+      emailAddresses: [],
+      uris: [],
+      keyUsage: ['digitalSignature'],
+      extKeyUsage: ['1.3.6.1.5.5.7.3.2'],
+      notBefore: new Date(Date.now() - 60_000),
+      notAfter: new Date(Date.now() + hour),
+      extensions: [{ oid: '1.3.6.1.4.1.57683.1', critical: true, value: identity }],
+    });
+    const r = await s.call('GET', '/api/v1/namespaces/default/serviceaccounts', { cert, key: keyPem });
+    expect(r.status).toBe(401);
   });
 
   it('fails a request it cannot issue (the CA files are gone)', async () => {

@@ -19,7 +19,7 @@ import { serviceAccountDefinition } from '../../resources/service-account';
 import { controllerWrite, statusOf, type Log } from '../controller-identity';
 import { startPassLoop, type PassLoop } from '../pass-loop';
 import { metaTime } from './csr';
-import { encodePodIdentity, podIdentityOid } from './pod-identity';
+import { encodePodIdentity, podIdentityOid } from '../../machinery/pod-identity';
 import { signers, unsupportedKey } from './signer-rules';
 import { certificateControllerUser } from './signing-controller';
 import { backdateMs } from './validity';

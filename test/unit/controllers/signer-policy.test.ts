@@ -1,7 +1,7 @@
 /** The signers' policy: upstream's usage mapping, lifetimes, key types, node rules, and the PodIdentity encoding. */
 import { certificateTtlMs, validityWindow, ValidityError } from '../../../src/controllers/certificates/validity';
 import { nodeClientError, nodeServingError, unsupportedKey, x509Usages } from '../../../src/controllers/certificates/signer-rules';
-import { decodePodIdentity, encodePodIdentity } from '../../../src/controllers/certificates/pod-identity';
+import { decodePodIdentity, encodePodIdentity } from '../../../src/machinery/pod-identity';
 import type { ParsedCertificateRequest } from '../../../src/ports/crypto.port';
 
 const minute = 60_000;
