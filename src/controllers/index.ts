@@ -39,6 +39,8 @@ export interface ControllerContext {
   authorizer: AuthorizerPort;
   /** The watch cache's change counter of a kind (-1 while it is not loaded). */
   changes(def: ResourceDefinition): number;
+  /** A counter that moves when an object being deleted (deletionTimestamp set) changes, for the garbage collector. */
+  deletions?: () => number;
   signing?: SigningSetup;
   /** Loop tunables for tests. */
   intervalMs?: number;
@@ -56,7 +58,7 @@ export function controllerDescriptors(ctx: ControllerContext): ControllerDescrip
     {
       name: 'garbage-collector-controller',
       aliases: ['garbagecollector'],
-      start: () => startGcFinalizers(registry, log, { changes: () => registry.definitions.reduce((sum, d) => sum + Math.max(0, ctx.changes(d)), 0) }),
+      start: () => startGcFinalizers(registry, log, { changes: ctx.deletions ?? (() => registry.definitions.reduce((sum, d) => sum + Math.max(0, ctx.changes(d)), 0)) }),
     },
     {
       name: 'namespace-controller',
