@@ -63,6 +63,8 @@ export class LeaderElector {
   /** The lease record as last read, and when this candidate saw it change. */
   private observed?: { spec: string; at: number; holder: string };
   private lastRenew = 0;
+  /** Our last write made us the holder (even when it landed after stop). */
+  private holding = false;
   private attempt?: Promise<void>;
 
   constructor(
@@ -97,8 +99,8 @@ export class LeaderElector {
     clearTimeout(this.timer);
     clearInterval(this.watchdog);
     await this.attempt?.catch(() => undefined);
-    if (!this.leading) return;
     this.lose('shutting down');
+    if (!this.holding) return;
     await this.release().catch((e) => this.log('warn', 'could not release the controller-manager lease', { error: (e as Error).message }));
   }
 
@@ -155,6 +157,7 @@ export class LeaderElector {
       const now = this.now();
       if (!current) {
         await this.registry.create(leaseDefinition, namespace, { metadata: { name, namespace }, spec: this.record(now, undefined) }, this.writeOptions());
+        this.holding = true;
         this.observe(this.record(now, undefined), now);
         return this.renewed(startedAt);
       }
@@ -163,12 +166,14 @@ export class LeaderElector {
       const holder = spec.holderIdentity ?? '';
       if (holder && holder !== identity && this.observed!.at + this.durationOf(spec) > now) {
         // Someone else holds a live lease.
+        this.holding = false;
         if (this.leading) this.lose(`lease is held by ${holder}`);
         return;
       }
       const next = this.record(now, holder === identity ? spec : { ...spec, acquireTime: undefined, leaseTransitions: (spec.leaseTransitions ?? 0) + 1 });
       const body: KObject = { ...current, spec: next };
       await this.registry.update(leaseDefinition, namespace, name, body, this.writeOptions());
+      this.holding = true;
       this.observe(next, now);
       this.renewed(startedAt);
     } catch (e) {
@@ -213,6 +218,7 @@ export class LeaderElector {
     const { namespace, name, identity } = this.config;
     const current = await this.registry.get(leaseDefinition, namespace, name);
     const spec = (current.spec ?? {}) as LeaseSpec;
+    this.holding = false;
     if (spec.holderIdentity !== identity) return;
     const micro = formatMicroTime({ ms: this.now(), micros: 0 });
     // client-go's release: no holder, a one-second duration, the transitions kept.
