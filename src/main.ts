@@ -14,7 +14,6 @@ import { fatal, firstLine, listenError } from './config/startup';
 import { allDefinitions } from './resources';
 import { Registry } from './registry/registry';
 import { startCompactor } from './registry/compactor';
-import { startGcFinalizers } from './registry/gc-finalizers';
 import type { StoragePort } from './ports/storage.port';
 import type { FeatureGates } from './machinery/feature-gates';
 import { apiVersionOf, type ResourceDefinition } from './machinery/resource-definition';
@@ -24,7 +23,7 @@ import { migrateStore, MigrateError } from './tools/migrate';
 import { storageErrorStatus } from './registry/storage-errors';
 import { existsSync } from 'node:fs';
 import { EtcdStorage } from './adapters/etcd';
-import { WebCryptoAdapter } from './adapters/crypto';
+import { podCertificateVerifier, WebCryptoAdapter } from './adapters/crypto';
 import { systemClock } from './adapters/clock/system.clock';
 import { createApp } from './adapters/http';
 import { openApiRouter } from './adapters/http/openapi';
@@ -37,21 +36,30 @@ import { withDeadlines } from './registry/storage-deadline';
 import { alwaysAllow, type AuthorizerPort } from './ports/authorizer.port';
 import { RbacAuthorizer, type KindSnapshotSource } from './auth/authz/rbac-authorizer';
 import { AuthenticatorChain } from './auth/authn/chain';
-import { x509Authenticator } from './auth/authn/x509';
+import { podCertificateAuthenticator, x509Authenticator } from './auth/authn/x509';
 import { tokenFileAuthenticator } from './auth/authn/token-file';
 import { serviceAccountAuthenticator, type UidLookup } from './auth/authn/service-account';
 import { AuditTrail } from './auth/audit/trail';
 import { reconcileBootstrapPolicy } from './auth/bootstrap';
-import { startClusterRoleAggregation } from './controllers/clusterrole-aggregation/controller';
-import { startNamespaceController } from './controllers/namespace/namespace-controller';
 import { startSystemNamespaces } from './controllers/system-namespaces';
 import { admissionChain, DEFAULT_ADMISSION_PLUGINS, type AdmissionPluginName } from './admission';
 import { eventDefinitions } from './resources/event';
+import {
+  ControllerManager,
+  ControllerSelectionError,
+  LeaderElector,
+  controllerDescriptors,
+  validateLeaderElection,
+  type LeaderElectionConfig,
+  type SigningSetup,
+} from './controllers';
 import { errors } from './machinery/status';
 import { accessFilter } from './adapters/http/access-filter';
 import { authRouter, reviewDiscovery } from './adapters/http/auth-routes';
 import { ensureAdminKubeconfig } from './adapters/pki';
-import { checkSharedCa, defaultSecurity, loadSecurity, type SecurityOptions, type TlsMaterial } from './security';
+import { checkSharedCa, defaultSecurity, loadSecurity, loadSigning, type SecurityOptions, type TlsMaterial } from './security';
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
 
 export type Log = ((level: string, msg: string, extra?: object) => void) & { enabled?(level: string): boolean };
 
@@ -92,6 +100,16 @@ export interface AssembleOptions {
   /** Bounds of the storage check in /livez, and in /readyz and /healthz (default 2 s each). */
   healthcheckTimeoutMs?: number;
   readycheckTimeoutMs?: number;
+  /** In-process controllers (default: all, without leader election, no signing CA). */
+  controllers?: {
+    /** --controllers, default ['*']. */
+    selection?: string[];
+    /** Run controllers only while holding this lease. */
+    leaderElection?: LeaderElectionConfig;
+    /** CAs of the built-in signers; without them no certificates are issued. */
+    signing?: SigningSetup;
+    intervalMs?: number;
+  };
 }
 
 export interface Assembled {
@@ -102,6 +120,8 @@ export interface Assembled {
   authorizer: AuthorizerPort;
   /** Resolves once the bootstrap RBAC policy is in storage. */
   bootstrapped: Promise<void>;
+  /** The in-process controllers (started once the bootstrap policy is in place). */
+  controllers: ControllerManager;
   registry: Registry;
   cache: WatchCache;
   watch: WatchStreamServer;
@@ -136,6 +156,37 @@ function bindableUid(lookup: UidLookup, definitions: ResourceDefinition[], apiVe
     throw errors.badRequest(`cannot bind token for object of type ${apiVersion}, Kind=${kind}: it is not served here`);
   }
   return lookup.uidOf(apiVersion, kind, ns, name);
+}
+
+/**
+ * A counter that moves when the watch cache applies a change to an object
+ * being deleted, so that the garbage collector looks again only then (its
+ * bytes are searched, nothing is decoded).
+ */
+function deletionActivity(cache: WatchCache, definitions: ResourceDefinition[]): () => number {
+  const seen = new Map<ResourceDefinition, number>();
+  let activity = 0;
+  return () => {
+    if (!cache.ready()) return -1;
+    for (const def of definitions) {
+      const kind = cache.kind(def);
+      const from = seen.get(def) ?? 0;
+      if (kind.revision === from) continue;
+      const log = kind.log;
+      // Events older than the window cannot be looked at: assume one of them mattered.
+      if (from < log.startRev) activity++;
+      else {
+        for (let seq = log.seqAfter(from); seq < log.endSeq; seq++) {
+          if (log.at(seq)?.object?.bytes.includes('"deletionTimestamp"')) {
+            activity++;
+            break;
+          }
+        }
+      }
+      seen.set(def, kind.revision);
+    }
+    return activity;
+  };
 }
 
 /** Reconciles the bootstrap RBAC policy once the cache is loaded, retrying until it succeeds. */
@@ -198,18 +249,35 @@ export function assemble(opts: AssembleOptions): Assembled {
     ...(security.staticTokens ? [tokenFileAuthenticator(security.staticTokens)] : []),
     ...(security.tokens ? [serviceAccountAuthenticator(security.tokens, lookup, systemClock, { issuers: security.issuers, audiences: security.audiences })] : []),
   ];
-  const authenticator = new AuthenticatorChain([x509Authenticator], tokenAuthenticators, security.anonymous);
+  const authenticator = new AuthenticatorChain([podCertificateAuthenticator(lookup), x509Authenticator], tokenAuthenticators, security.anonymous);
+  const podCertificates = opts.tls ? podCertificateVerifier(opts.tls.clientCa) : undefined;
   const audit = security.audit ? new AuditTrail(security.audit.policy, security.audit.sink, systemClock) : undefined;
   const bootstrap = startBootstrapPolicy(registry, cache, log);
   let bootstrapDone = false;
   void bootstrap.done.then(() => (bootstrapDone = true));
-  const clusterRoles = definitions.find((d) => d.group === 'rbac.authorization.svc.io' && d.plural === 'clusterroles');
-  const aggregation = startClusterRoleAggregation(registry, log, { changes: () => (clusterRoles && cache.ready() ? cache.kind(clusterRoles).changes : -1) });
   const compactor = startCompactor(storage, (opts.compactionIntervalSeconds ?? 0) * 1000, (msg, extra) => log('info', msg, extra));
-  // No kube-controller-manager here: a built-in controller finishes Orphan/Foreground deletions.
-  const gcFinalizers = startGcFinalizers(registry, storage, log);
-  const namespaceController = startNamespaceController(registry, log);
   const systemNamespaces = startSystemNamespaces(registry, log);
+  // No kube-controller-manager here: its controllers run in this process, as registry clients.
+  const controllerOpts = opts.controllers ?? {};
+  const election = controllerOpts.leaderElection;
+  const controllers = new ControllerManager(
+    controllerDescriptors({
+      registry,
+      log,
+      authorizer,
+      changes: (def) => (cache.ready() ? cache.kind(def).changes : -1),
+      deletions: deletionActivity(cache, definitions),
+      signing: controllerOpts.signing,
+      intervalMs: controllerOpts.intervalMs,
+    }),
+    controllerOpts.selection ?? ['*'],
+    log,
+    election ? (callbacks) => new LeaderElector(registry, systemClock, election, callbacks, log) : undefined,
+  );
+  let controllersStopped = false;
+  void bootstrap.done.then(() => {
+    if (!controllersStopped) controllers.start();
+  });
   const patchContentTypes = [
     'application/json-patch+json',
     'application/merge-patch+json',
@@ -267,7 +335,7 @@ export function assemble(opts: AssembleOptions): Assembled {
         next();
       },
       metricsMiddleware(metrics, log),
-      accessFilter({ authenticator, authorizer, audit, limits: security.limits }),
+      accessFilter({ authenticator, authorizer, audit, limits: security.limits, podCertificates: podCertificates && ((der) => podCertificates(der, systemClock.now())) }),
     ],
     address: () => {
       const a = (secureServer?.listening ? secureServer : server)?.address() as AddressInfo | null | undefined;
@@ -283,17 +351,17 @@ export function assemble(opts: AssembleOptions): Assembled {
     secureServer,
     authorizer,
     bootstrapped: bootstrap.done,
+    controllers,
     registry,
     cache,
     watch,
     async shutdown() {
       shuttingDown = true;
+      controllersStopped = true;
+      await controllers.shutdown();
       compactor.stop();
-      gcFinalizers.stop();
-      namespaceController.stop();
       systemNamespaces.stop();
       bootstrap.stop();
-      aggregation.stop();
       watch.closeAll();
       cache.stop();
       await Promise.all(
@@ -353,21 +421,42 @@ async function main(): Promise<void> {
   if (pki.created.length) log('info', 'generated cluster PKI', { dir: pki.paths.dir, files: pki.created });
   const where = config.etcdServers.length ? `etcd prefix ${config.etcdPrefix}` : `the embedded store in ${config.dataDir}`;
   await checkSharedCa(storage, pki, where);
-  const assembled = assemble({
-    storage,
-    gates: config.featureGates,
-    log,
-    compactionIntervalSeconds: config.etcdCompactionIntervalSeconds,
-    watchStream: { minRequestTimeoutSeconds: config.minRequestTimeoutSeconds },
-    watchCache: { historyMaxBytes: config.watchCacheHistoryBytes },
-    requestTimeoutMs: config.requestTimeoutMs,
-    healthcheckTimeoutMs: config.etcdHealthcheckTimeoutMs,
-    readycheckTimeoutMs: config.etcdReadycheckTimeoutMs,
-    security,
-    tls,
-    eventTtlSeconds: config.eventTtlSeconds,
-    admissionPlugins: config.admissionPlugins,
-  });
+  const cm = config.controllerManager;
+  const signing = await loadSigning(cm, pki);
+  const electionError = cm.leaderElect ? validateLeaderElection(cm) : undefined;
+  if (electionError) fatal(`invalid leader election flags: ${electionError}`, 2);
+  const leaderElection: LeaderElectionConfig | undefined = cm.leaderElect
+    ? {
+        namespace: cm.leaseNamespace,
+        name: cm.leaseName,
+        identity: `${hostname()}_${randomUUID()}`,
+        leaseDurationMs: cm.leaseDurationMs,
+        renewDeadlineMs: cm.renewDeadlineMs,
+        retryPeriodMs: cm.retryPeriodMs,
+      }
+    : undefined;
+  let assembled: Assembled;
+  try {
+    assembled = assemble({
+      storage,
+      gates: config.featureGates,
+      log,
+      compactionIntervalSeconds: config.etcdCompactionIntervalSeconds,
+      watchStream: { minRequestTimeoutSeconds: config.minRequestTimeoutSeconds },
+      watchCache: { historyMaxBytes: config.watchCacheHistoryBytes },
+      requestTimeoutMs: config.requestTimeoutMs,
+      healthcheckTimeoutMs: config.etcdHealthcheckTimeoutMs,
+      readycheckTimeoutMs: config.etcdReadycheckTimeoutMs,
+      security,
+      tls,
+      eventTtlSeconds: config.eventTtlSeconds,
+      admissionPlugins: config.admissionPlugins,
+      controllers: { selection: cm.controllers, leaderElection, signing },
+    });
+  } catch (e) {
+    if (e instanceof ControllerSelectionError) fatal(`invalid --controllers: ${e.message}`, 2);
+    throw e;
+  }
   // A port that cannot be had ends the start, after background work (cache, bootstrap writes) is stopped:
   // exiting in the middle of an embedded-store write can leave the process hanging in its exit hooks.
   const cannotListen = async (sentence: string): Promise<never> => {

@@ -20,6 +20,11 @@ import { ensurePki, fingerprint, type EnsuredPki } from './adapters/pki';
 import { JoseTokenAdapter } from './adapters/jwt';
 import { FileAuditSink } from './adapters/audit';
 import { systemClock } from './adapters/clock/system.clock';
+import { FileCertificateAuthority } from './adapters/certificate-authority';
+import type { CertificateAuthorityPort } from './ports/certificate-authority.port';
+import type { ControllerConfig } from './config/controller-flags';
+import type { SigningSetup } from './controllers';
+import { signers } from './controllers/certificates/signer-rules';
 
 export interface SecurityOptions {
   anonymous: boolean;
@@ -158,4 +163,27 @@ export async function checkSharedCa(storage: StoragePort, pki: EnsuredPki, descr
         `copy ca.crt, ca.key, sa.key and sa.pub from the --cert-dir of a running replica into ${pki.paths.dir} and start again`,
     );
   }
+}
+
+/**
+ * The CA of each built-in signer: the files --cluster-signing-*-file name,
+ * else the cluster CA for all of them. Each is read once here so that a bad
+ * file stops the start with a message; later the files are read again when
+ * they change.
+ */
+export async function loadSigning(config: ControllerConfig, pki: EnsuredPki): Promise<SigningSetup> {
+  const files = config.signerFiles.size
+    ? config.signerFiles
+    : new Map(Object.values(signers).map((s) => [s, { certFile: pki.paths.caCert, keyFile: pki.paths.caKey }]));
+  const authorities = new Map<string, CertificateAuthorityPort>();
+  for (const [signer, { certFile, keyFile }] of files) {
+    const ca = new FileCertificateAuthority(certFile, keyFile);
+    try {
+      await ca.current();
+    } catch (e) {
+      throw new FlagError(`invalid signing CA for ${signer}: ${(e as Error).message}`);
+    }
+    authorities.set(signer, ca);
+  }
+  return { authorities, maxTtlMs: config.signingDurationMs };
 }

@@ -6,6 +6,7 @@
  */
 import type { PolicyRule } from '../ports/authorizer.port';
 import { groups } from './user';
+import { controllerClusterRoleBindings, controllerClusterRoles } from './controller-policy';
 
 export const rbacGroup = 'rbac.authorization.svc.io';
 const read = ['get', 'list', 'watch'];
@@ -83,6 +84,7 @@ export const bootstrapClusterRoles: BootstrapRole[] = [
   },
   { name: 'system:public-info-viewer', rules: [{ nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: ['get'] }] },
   { name: 'system:cluster-trust-bundle-reader', rules: [{ apiGroups: ['certificates.svc.io'], resources: ['clustertrustbundles'], verbs: read }] },
+  ...controllerClusterRoles,
 ].map((r) => ({ ...r, labels: { ...bootstrapLabels, ...r.labels } }));
 
 export const bootstrapClusterRoleBindings: BootstrapBinding[] = [
@@ -110,4 +112,5 @@ export const bootstrapClusterRoleBindings: BootstrapBinding[] = [
       { kind: 'Group', name: groups.serviceAccounts },
     ],
   },
+  ...controllerClusterRoleBindings,
 ];

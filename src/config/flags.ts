@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import { totalmem } from 'node:os';
 import { FeatureGates } from '../machinery/feature-gates';
 import { AdmissionConfigError, selectAdmissionPlugins, type AdmissionPluginName } from '../admission/plugin-names';
+import { ControllerFlagError, controllerBoolFlags, controllerUsage, controllerValueFlags, parseControllerFlags, type ControllerConfig } from './controller-flags';
 
 export interface ServerConfig {
   bindAddress: string;
@@ -50,6 +51,8 @@ export interface ServerConfig {
   /** Bounds of the storage check of /livez, and of /readyz and /healthz (ms). */
   etcdHealthcheckTimeoutMs: number;
   etcdReadycheckTimeoutMs: number;
+  /** In-process controllers: selection, leader election, signing CAs. */
+  controllerManager: ControllerConfig;
 }
 
 const usage = `Usage: node dist/main.js [flags]
@@ -87,6 +90,7 @@ const usage = `Usage: node dist/main.js [flags]
   --enable-admission-plugins A,B     admission plugins to turn on besides the defaults
                                      (NamespaceAutoProvision, NamespaceLifecycle); also NamespaceExists
   --disable-admission-plugins A,B    admission plugins to turn off
+${controllerUsage}
   --feature-gates Name=true,...      feature gates (spec section 9)
   --log-level LEVEL                  debug|info|warn|error (default info)
   --watch-cache-history-bytes N      bytes of recent events the watch cache keeps for all kinds together
@@ -105,9 +109,10 @@ const valueFlags = [
   'service-account-max-token-expiration', 'authorization-mode', 'audit-log-path', 'audit-policy-file', 'audit-log-maxsize',
   'audit-log-maxbackup', 'max-requests-inflight', 'max-mutating-requests-inflight', 'event-ttl', 'enable-admission-plugins',
   'disable-admission-plugins', 'watch-cache-history-bytes', 'request-timeout', 'etcd-healthcheck-timeout', 'etcd-readycheck-timeout',
+  ...controllerValueFlags,
 ];
 /** Flags that may stand alone (`--anonymous-auth` = true) or take `=false`. */
-const boolFlags = ['anonymous-auth'];
+const boolFlags = ['anonymous-auth', ...controllerBoolFlags];
 
 /** Seconds (`300`) or a Go duration of hours, minutes and seconds (`5m`, `1h0m0s`, `1h30m`). */
 export function durationSeconds(raw: string, flag = 'duration'): number {
@@ -196,6 +201,13 @@ export function parseFlags(argv: string[]): ServerConfig {
   }
   const eventTtlSeconds = durationSeconds(last('event-ttl') ?? '1h', 'event-ttl');
   if (eventTtlSeconds < 1) throw new FlagError(`invalid --event-ttl "${last('event-ttl')}": must be at least 1s`);
+  let controllerManager: ControllerConfig;
+  try {
+    controllerManager = parseControllerFlags(last, list, (k, fallback) => bool(values, k, fallback));
+  } catch (e) {
+    if (e instanceof ControllerFlagError) throw new FlagError(e.message);
+    throw e;
+  }
   const issuers = values.get('service-account-issuer') ?? ['https://kubernetes.default.svc.cluster.local'];
   const maxExp = last('service-account-max-token-expiration');
   return {
@@ -236,6 +248,7 @@ export function parseFlags(argv: string[]): ServerConfig {
     requestTimeoutMs: positiveMs('request-timeout', last('request-timeout') ?? '10s'),
     etcdHealthcheckTimeoutMs: positiveMs('etcd-healthcheck-timeout', last('etcd-healthcheck-timeout') ?? '2s'),
     etcdReadycheckTimeoutMs: positiveMs('etcd-readycheck-timeout', last('etcd-readycheck-timeout') ?? '2s'),
+    controllerManager,
   };
 }
 

@@ -21,6 +21,15 @@ export interface ParsedCertificateRequest {
   subject: string;
   /** Organization (O) values of the subject, in order. */
   organizations: string[];
+  /** The subject's common name (the last CN, as Go reads it); '' when there is none. */
+  commonName: string;
+  /** Subject alternative names requested through the extensionRequest attribute, by type. */
+  dnsNames: string[];
+  ipAddresses: string[];
+  emailAddresses: string[];
+  uris: string[];
+  /** Whether the request asks for a CA certificate (basicConstraints cA true). */
+  requestsCA: boolean;
 }
 
 export interface ParsedCertificate {
@@ -40,4 +49,6 @@ export interface CryptoPort {
   parseCertificateRequest(der: Uint8Array): Promise<ParsedCertificateRequest>;
   /** Parses a DER X.509 certificate; throws CryptoParseError if undecodable. */
   parseCertificate(der: Uint8Array): ParsedCertificate;
+  /** SHA-256 of the bytes (of the UTF-8 text), lowercase hex. */
+  sha256Hex(data: Uint8Array | string): string;
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createPrivateKey, randomUUID } from 'node:crypto';
 import { request } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { assemble, type Assembled } from '../../src/main';
+import { assemble, type Assembled, type AssembleOptions } from '../../src/main';
 import { FeatureGates } from '../../src/machinery/feature-gates';
 import { ensurePki, issueLeaf, type EnsuredPki } from '../../src/adapters/pki';
 import { JoseTokenAdapter } from '../../src/adapters/jwt';
@@ -42,7 +42,12 @@ export interface SecureTestServer {
   close(): Promise<void>;
 }
 
-export async function startSecureTestServer(backend: Backend, security: Partial<SecurityOptions> = {}): Promise<SecureTestServer> {
+export interface SecureServerExtras {
+  /** Controller options built once the PKI exists (e.g. signing with its CA). */
+  controllers?: (pki: EnsuredPki) => AssembleOptions['controllers'];
+}
+
+export async function startSecureTestServer(backend: Backend, security: Partial<SecurityOptions> = {}, extras: SecureServerExtras = {}): Promise<SecureTestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-pki-'));
   const pki = await ensurePki(dir, '127.0.0.1', new Date());
   const { storage, cleanup } = openStorage(backend);
@@ -53,6 +58,7 @@ export async function startSecureTestServer(backend: Backend, security: Partial<
     log: () => undefined,
     security: { tokens, newId: randomUUID, ...security },
     tls: { cert: pki.serving.certPem, key: pki.serving.keyPem, clientCa: pki.ca.certPem },
+    controllers: extras.controllers?.(pki),
   });
   await new Promise<void>((resolve) => assembled.secureServer!.listen(0, '127.0.0.1', resolve));
   await new Promise<void>((resolve) => assembled.server.listen(0, '127.0.0.1', resolve));

@@ -108,7 +108,8 @@ export async function startServerProcess(args: string[] = [], opts: { dataDir?: 
     logs: () => output,
     stop: (signal: NodeJS.Signals = 'SIGTERM') =>
       new Promise((res) => {
-        if (child.exitCode !== null) return res(child.exitCode);
+        // A process killed by a signal has no exit code, only a signal code.
+        if (child.exitCode !== null || child.signalCode !== null) return res(child.exitCode);
         const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
         child.once('exit', (code) => {
           clearTimeout(timer);

@@ -1,4 +1,4 @@
-import { webcrypto } from 'node:crypto';
+import { createHash, webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import {
   CryptoParseError,
@@ -66,13 +66,20 @@ export class WebCryptoAdapter implements CryptoPort {
       return parsed;
     });
     const { keyType, rsaBits } = classifyPublicKey(new Uint8Array(csr.publicKey.rawData));
+    const names = decode('certificate request', () => requestedNames(csr));
     return {
       signatureValid: await verifySelfSignature(csr),
       keyType,
       ...(rsaBits !== undefined ? { rsaBits } : {}),
       subject: csr.subject,
       organizations: csr.subjectName.getField('O'),
+      commonName: csr.subjectName.getField('CN').at(-1) ?? '',
+      ...names,
     };
+  }
+
+  sha256Hex(data: Uint8Array | string): string {
+    return createHash('sha256').update(data).digest('hex');
   }
 
   parseCertificate(der: Uint8Array): ParsedCertificate {
@@ -83,6 +90,20 @@ export class WebCryptoAdapter implements CryptoPort {
       return { notBefore: cert.notBefore, notAfter: cert.notAfter, isCA: basic?.ca ?? false, subject: cert.subject };
     });
   }
+}
+
+/** SANs and the CA request from the extensionRequest attribute; other SAN types are dropped, as Go's parser does. */
+function requestedNames(csr: x509.Pkcs10CertificateRequest) {
+  const names = { dnsNames: [] as string[], ipAddresses: [] as string[], emailAddresses: [] as string[], uris: [] as string[], requestsCA: false };
+  const san = csr.extensions.find((e): e is x509.SubjectAlternativeNameExtension => e instanceof x509.SubjectAlternativeNameExtension);
+  for (const n of san?.names.items ?? []) {
+    if (n.type === 'dns') names.dnsNames.push(n.value);
+    else if (n.type === 'ip') names.ipAddresses.push(n.value);
+    else if (n.type === 'email') names.emailAddresses.push(n.value);
+    else if (n.type === 'url') names.uris.push(n.value);
+  }
+  names.requestsCA = csr.extensions.find((e): e is x509.BasicConstraintsExtension => e instanceof x509.BasicConstraintsExtension)?.ca ?? false;
+  return names;
 }
 
 /** Unsupported or malformed signature algorithms/values count as an invalid signature, never an exception. */

@@ -26,8 +26,13 @@ export interface InflightLimits {
   mutating: number;
 }
 
+/** Checks a client certificate that carries a PodIdentity (undefined for one that does not). */
+export type PodCertificateCheck = (der: Uint8Array) => { identity: NonNullable<ClientCertificate['pod']>['identity']; sha256: string } | { error: string } | undefined;
+
 export interface AccessDeps {
   authenticator: AuthenticatorChain;
+  /** Pod certificates (KEP-4317), which TLS alone cannot verify. */
+  podCertificates?: PodCertificateCheck;
   authorizer: AuthorizerPort;
   audit?: AuditTrail;
   limits: InflightLimits;
@@ -41,18 +46,22 @@ function asList(v: string | string[] | undefined): string[] {
 }
 
 /** The verified (or not) client certificate of a TLS connection, read once per connection. */
-function clientCertificate(socket: TLSSocket): ClientCertificate | undefined {
+function clientCertificate(socket: TLSSocket, podCertificates?: PodCertificateCheck): ClientCertificate | undefined {
   let known = certificates.get(socket);
   if (known === undefined) {
     const peer = socket.getPeerCertificate();
-    if (!peer || !peer.subject) known = null;
+    if (!peer || !peer.raw) known = null;
     else {
       known = {
         verified: socket.authorized,
         error: socket.authorizationError ? String(socket.authorizationError) : undefined,
-        commonName: asList(peer.subject.CN)[0] ?? '',
-        organizations: asList(peer.subject.O),
+        commonName: asList(peer.subject?.CN)[0] ?? '',
+        organizations: asList(peer.subject?.O),
       };
+      // TLS refuses a pod certificate for its critical PodIdentity extension; that check knows it.
+      const pod = !socket.authorized ? podCertificates?.(new Uint8Array(peer.raw)) : undefined;
+      if (pod && 'error' in pod) known.error = pod.error;
+      else if (pod) known = { ...known, verified: true, error: undefined, pod };
     }
     certificates.set(socket, known);
   }
@@ -115,7 +124,7 @@ export function accessFilter(deps: AccessDeps): RequestHandler {
       const tls = (req.socket as TLSSocket).encrypted === true;
       let user: UserInfo = localAdmin;
       if (tls) {
-        const result = await deps.authenticator.authenticate({ clientCertificate: clientCertificate(req.socket as TLSSocket), bearerToken: bearerToken(req) });
+        const result = await deps.authenticator.authenticate({ clientCertificate: clientCertificate(req.socket as TLSSocket, deps.podCertificates), bearerToken: bearerToken(req) });
         if ('unauthorized' in result) {
           res.setHeader('WWW-Authenticate', 'Bearer realm="svc-apiserver"');
           return sendError(req, res, errors.unauthorized());

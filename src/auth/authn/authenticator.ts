@@ -1,5 +1,6 @@
 /** What the HTTP adapter extracts from a request for authentication, and what an authenticator answers. */
 import type { UserInfo } from '../../machinery/resource-definition';
+import type { PodIdentity } from '../../machinery/pod-identity';
 
 export interface ClientCertificate {
   /** Whether TLS verified the chain against the client CA. */
@@ -8,6 +9,8 @@ export interface ClientCertificate {
   error?: string;
   commonName: string;
   organizations: string[];
+  /** A pod certificate (KEP-4317): the PodIdentity it carries, and the SHA-256 of its DER (hex). */
+  pod?: { identity: PodIdentity; sha256: string };
 }
 
 export interface Credentials {

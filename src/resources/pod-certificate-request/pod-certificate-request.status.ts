@@ -9,6 +9,7 @@ import { KObject, deepEqual } from '../../machinery/object';
 import type { StrategyContext } from '../../machinery/resource-definition';
 import { byteLength } from '../../machinery/validation/names';
 import type { CryptoPort, PemBlock } from '../../ports/crypto.port';
+import { authorizedForSigner } from '../../machinery/signer-permission';
 import { goDuration, goTime, parseTime } from '../certificate-signing-request/certificates-wire';
 import { MetaCondition, validateConditions } from './conditions';
 import { DEFAULT_MAX_EXPIRATION_SECONDS, PcrObject } from './pod-certificate-request.validation';
@@ -146,6 +147,18 @@ function validateIssued(s: PcrStatus, maxExpirationSeconds: number, crypto: Cryp
 }
 
 export function validatePcrStatusUpdate(obj: KObject, old: KObject, ctx: StrategyContext): FieldError[] {
+  const errs = validateStatusTransition(obj, old, ctx);
+  if (errs.length) return errs;
+  // Upstream's status strategy: changing the status takes `sign` on the signer.
+  const [now, before] = [statusOf(obj), statusOf(old)];
+  const signer = (old as PcrObject).spec?.signerName ?? '';
+  if (!deepEqual(comparable(now), comparable(before)) && !authorizedForSigner(ctx, 'sign', signer)) {
+    return [fieldErrors.forbidden(FieldPath.root('spec').child('signerName'), `User "${ctx.user.username}" is not permitted to "sign" for signer "${signer}"`)];
+  }
+  return [];
+}
+
+function validateStatusTransition(obj: KObject, old: KObject, ctx: StrategyContext): FieldError[] {
   const [now, before] = [statusOf(obj), statusOf(old)];
   const conditions = now.conditions ?? [];
   const errs = [...validateConditionShape(conditions), ...validateConditions(conditions, statusPath.child('conditions'))];

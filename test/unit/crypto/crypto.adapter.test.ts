@@ -1,6 +1,7 @@
 import { CryptoParseError, type PublicKeyType } from '../../../src/ports/crypto.port';
 import { WebCryptoAdapter } from '../../../src/adapters/crypto';
 import { makeCaCertPem, makeCsrPem, makeLeafCertPem, type FixtureKeyType } from '../../support/crypto-fixtures';
+import { opensslRequest } from '../../support/certificate-check';
 
 const crypto = new WebCryptoAdapter();
 const DAY = 24 * 60 * 60 * 1000;
@@ -42,7 +43,33 @@ describe('parseCertificateRequest', () => {
     expect(block.bytes).toEqual(der);
 
     const parsed = await crypto.parseCertificateRequest(block.bytes);
-    expect(parsed).toEqual({ signatureValid: true, keyType: expected, subject: `CN=node-${keyType}`, organizations: [], ...(rsaBits ? { rsaBits } : {}) });
+    expect(parsed).toEqual({
+      signatureValid: true,
+      keyType: expected,
+      subject: `CN=node-${keyType}`,
+      organizations: [],
+      commonName: `node-${keyType}`,
+      dnsNames: [],
+      ipAddresses: [],
+      emailAddresses: [],
+      uris: [],
+      requestsCA: false,
+      ...(rsaBits ? { rsaBits } : {}),
+    });
+  });
+
+  it('reads the subject and the requested names, as Go does', async () => {
+    const { request } = opensslRequest({ keyType: 'p256', subject: '/CN=first/O=b/O=a/CN=last', sans: 'DNS:x.example,IP:10.0.0.1,email:m@example.com,URI:spiffe://td/w,otherName:1.2.3.4;UTF8:z', basicConstraintsCA: true, der: true });
+    const parsed = await crypto.parseCertificateRequest(new Uint8Array(request));
+    expect(parsed).toMatchObject({
+      organizations: ['b', 'a'],
+      commonName: 'last',
+      dnsNames: ['x.example'],
+      ipAddresses: ['10.0.0.1'],
+      emailAddresses: ['m@example.com'],
+      uris: ['spiffe://td/w'],
+      requestsCA: true,
+    });
   });
 
   it.each(cases)('%s: tampered signature is not valid', async (keyType) => {

@@ -1,9 +1,9 @@
 /**
- * A built-in stand-in for the garbage collector's finalizer work, since this
- * server runs no kube-controller-manager. Deleting with propagationPolicy
- * Orphan or Foreground leaves the object with an `orphan` or
- * `foregroundDeletion` finalizer; without this controller it would stay
- * forever. It finds such objects and, like upstream's garbage collector:
+ * The garbage collector's finalizer work (kube-controller-manager's
+ * garbage-collector-controller, reduced to what this server needs).
+ * Deleting with propagationPolicy Orphan or Foreground leaves the object with
+ * an `orphan` or `foregroundDeletion` finalizer; without this controller it
+ * would stay forever. It finds such objects and, like upstream's collector:
  *  - orphan: removes the owner reference to the object from every dependent
  *    (objects whose ownerReferences name its uid), then the finalizer;
  *  - foregroundDeletion: deletes each dependent (in foreground itself when it
@@ -12,29 +12,22 @@
  *    blockOwnerDeletion remains.
  * Removing the last finalizer deletes the object (the store's finalizing
  * path). Background cascading (deleting dependents of owners that are gone)
- * is not done. A storage watch marks the state dirty; a timer rereads every
- * kind when dirty, while work is pending, and every 30 s regardless.
+ * is not done. A pass runs when the watch cache saw a change, while work is
+ * pending, and every 30 s regardless; it reads with consistent lists.
  */
-import { KObject, OwnerReference } from '../machinery/object';
-import { apiVersionOf, ResourceDefinition, UserInfo } from '../machinery/resource-definition';
-import type { StoragePort, WatchHandle } from '../ports/storage.port';
-import { foregroundFinalizer, orphanFinalizer } from './delete';
-import { listFromStorage } from './list';
-import { compilePredicate } from './predicate';
-import type { Registry } from './registry';
-import type { DeleteOptions, WriteOptions } from './request';
-
-type Log = (level: string, msg: string, extra?: object) => void;
+import { KObject, OwnerReference } from '../../machinery/object';
+import { apiVersionOf, ResourceDefinition } from '../../machinery/resource-definition';
+import { foregroundFinalizer, orphanFinalizer } from '../../registry/delete';
+import type { Registry } from '../../registry/registry';
+import type { DeleteOptions, WriteOptions } from '../../registry/request';
+import { serviceAccountUser, statusOf, type Log } from '../controller-identity';
 
 interface Item {
   def: ResourceDefinition;
   obj: KObject;
 }
 
-const gcUser: UserInfo = {
-  username: 'system:serviceaccount:kube-system:generic-garbage-collector',
-  groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
-};
+const gcUser = serviceAccountUser('generic-garbage-collector');
 
 const fullRescanMs = 30_000;
 
@@ -44,42 +37,26 @@ export interface GcFinalizerController {
   stop(): void;
 }
 
-export function startGcFinalizers(registry: Registry, storage: StoragePort, log: Log, intervalMs = 250): GcFinalizerController {
-  let dirty = true;
+export interface GcFinalizerOptions {
+  /** A number that changes whenever any served object changes (the watch cache's counters). */
+  changes: () => number;
+  intervalMs?: number;
+}
+
+export function startGcFinalizers(registry: Registry, log: Log, opts: GcFinalizerOptions): GcFinalizerController {
+  let seen = Number.NaN;
   let pending = false;
   let lastFull = 0;
   let running: Promise<void> | undefined;
-  let handle: WatchHandle | undefined;
   let stopped = false;
 
-  const watch = async () => {
-    if (stopped) return;
-    try {
-      const from = await storage.currentRevision();
-      if (stopped) return;
-      handle = storage.watch('/', from, {
-        onEvents: (events) => {
-          if (pending || events.some((e) => e.value?.includes('"deletionTimestamp"'))) dirty = true;
-        },
-        onError: () => {
-          dirty = true;
-          setTimeout(() => void watch(), 1000).unref();
-        },
-      });
-    } catch {
-      setTimeout(() => void watch(), 1000).unref();
-    }
-  };
-  void watch();
-
   const sync = (): Promise<void> => {
-    running ??= pass(registry, log)
+    running ??= pass(registry, log, () => stopped)
       .then((stillPending) => {
         pending = stillPending;
-        if (stillPending) dirty = true;
       })
       .catch((e) => {
-        dirty = true;
+        pending = true;
         log('warn', 'finalizer controller pass failed', { error: (e as Error).message });
       })
       .finally(() => (running = undefined));
@@ -87,11 +64,12 @@ export function startGcFinalizers(registry: Registry, storage: StoragePort, log:
   };
   const timer = setInterval(() => {
     if (running || stopped) return;
-    if (!dirty && Date.now() - lastFull < fullRescanMs) return;
-    dirty = false;
+    const now = opts.changes();
+    if (now === seen && !pending && Date.now() - lastFull < fullRescanMs) return;
+    seen = now;
     lastFull = Date.now();
     void sync();
-  }, intervalMs);
+  }, opts.intervalMs ?? 250);
   timer.unref();
 
   return {
@@ -99,7 +77,6 @@ export function startGcFinalizers(registry: Registry, storage: StoragePort, log:
     stop() {
       stopped = true;
       clearInterval(timer);
-      handle?.cancel();
     },
   };
 }
@@ -107,14 +84,15 @@ export function startGcFinalizers(registry: Registry, storage: StoragePort, log:
 const hasGcFinalizer = (o: KObject) => !!o.metadata.deletionTimestamp && !!o.metadata.finalizers?.some((f) => f === orphanFinalizer || f === foregroundFinalizer);
 
 /** One pass; true while some owner still waits for its dependents. */
-async function pass(registry: Registry, log: Log): Promise<boolean> {
-  // Read from storage, not the watch cache: a dependent created just before its owner's deletion must not be missed.
+async function pass(registry: Registry, log: Log, stopped: () => boolean): Promise<boolean> {
+  // Consistent lists: a dependent created just before its owner's deletion must not be missed.
   const all = await listAll(registry);
   const owners = all.filter((i) => hasGcFinalizer(i.obj));
   if (owners.length === 0) return false;
   const byUid = new Map(all.filter((i) => i.obj.metadata.uid).map((i) => [i.obj.metadata.uid!, i]));
   let waiting = false;
   for (const owner of owners) {
+    if (stopped()) return true;
     const deps = all.filter((i) => dependsOn(i, owner));
     const fins = owner.obj.metadata.finalizers ?? [];
     try {
@@ -146,7 +124,7 @@ async function pass(registry: Registry, log: Log): Promise<boolean> {
 async function listAll(registry: Registry): Promise<Item[]> {
   const all: Item[] = [];
   for (const def of registry.definitions) {
-    const list = await listFromStorage(def, registry.deps.storage, { predicate: compilePredicate(def) });
+    const list = await registry.list(def, {});
     for (const obj of list.items) all.push({ def, obj });
   }
   return all;
@@ -172,7 +150,7 @@ function writeOptions(def: ResourceDefinition): WriteOptions {
   return { user: gcUser, dryRun: false, fieldManager: 'kube-controller-manager', fieldValidation: 'Ignore', warnings: [], apiVersion: apiVersionOf(def) };
 }
 
-const notFound = (e: unknown) => (e as { status?: { code?: number } }).status?.code === 404;
+const notFound = (e: unknown) => statusOf(e) === 404;
 
 /** Changes one object if it is still the same one (uid), through the normal update path. */
 async function mutate(registry: Registry, item: Item, change: (obj: KObject) => boolean): Promise<void> {
@@ -216,6 +194,6 @@ async function deleteDependent(registry: Registry, dep: Item, hasDependents: boo
   try {
     await registry.delete(def, obj.metadata.namespace, obj.metadata.name!, opts);
   } catch (e) {
-    if (!notFound(e) && (e as { status?: { code?: number } }).status?.code !== 409) throw e;
+    if (!notFound(e) && statusOf(e) !== 409) throw e;
   }
 }

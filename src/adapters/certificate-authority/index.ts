@@ -1,0 +1,1 @@
+export { FileCertificateAuthority, signingAuthority } from './file-ca';

@@ -1,0 +1,111 @@
+/**
+ * The CSR signing controller (upstream's csrsigning): for every approved,
+ * not failed, not yet issued request addressed to one of its signers, it
+ * checks the signer's rules and either writes the issued certificate through
+ * /status or adds a Failed condition (reason SignerValidationFailure) saying
+ * which rule the request breaks. Every write carries the resourceVersion it
+ * read, so a request is never issued twice: a second writer gets a conflict,
+ * and a certificate once set cannot be replaced.
+ */
+import { apiVersionOf } from '../../machinery/resource-definition';
+import type { Registry } from '../../registry/registry';
+import type { CertificateAuthorityPort } from '../../ports/certificate-authority.port';
+import { certificateSigningRequestDefinition as csrDef } from '../../resources/certificate-signing-request';
+import { controllerWrite, serviceAccountUser, statusOf, type Log } from '../controller-identity';
+import { startPassLoop, type PassLoop } from '../pass-loop';
+import { hasTrueCondition, isApproved, isIssued, metaTime, parseRequest, type Csr } from './csr';
+import { ruleFor, unsupportedKey, x509Usages } from './signer-rules';
+import { certificateTtlMs, validityWindow } from './validity';
+
+export const certificateControllerUser = serviceAccountUser('certificate-controller');
+
+export interface SigningControllerOptions {
+  /** The CA of each signer this controller issues for. */
+  authorities: Map<string, CertificateAuthorityPort>;
+  /** --cluster-signing-duration. */
+  maxTtlMs: number;
+  changes: () => number;
+  log: Log;
+  intervalMs?: number;
+}
+
+const write = () => controllerWrite(certificateControllerUser, apiVersionOf(csrDef));
+
+/** One request; throws when it should be tried again. Nothing is written once `stopped` says so. */
+async function handle(registry: Registry, csr: Csr, opts: SigningControllerOptions, stopped: () => boolean): Promise<void> {
+  const signer = csr.spec?.signerName ?? '';
+  const authority = opts.authorities.get(signer);
+  const rule = ruleFor(signer);
+  if (!authority || !rule || !isApproved(csr) || hasTrueCondition(csr, 'Failed') || isIssued(csr)) return;
+  const name = csr.metadata.name!;
+  const request = await parseRequest(csr, registry.deps.crypto);
+  if ('error' in request) {
+    opts.log('warn', 'unable to parse csr', { csr: name, error: request.error });
+    return;
+  }
+  const usages = csr.spec?.usages ?? [];
+  const broken = rule(request.parsed, usages) ?? unsupportedKey(request.parsed);
+  const now = registry.deps.clock.now();
+  if (broken) {
+    const failed: Csr = structuredClone(csr);
+    failed.status = {
+      ...failed.status,
+      conditions: [
+        ...(failed.status?.conditions ?? []),
+        { type: 'Failed', status: 'True', reason: 'SignerValidationFailure', message: broken, lastUpdateTime: metaTime(now) },
+      ],
+    };
+    if (stopped()) return;
+    await registry.update(csrDef, undefined, name, failed, write(), 'status');
+    opts.log('info', 'certificate signing request failed the signer rules', { csr: name, signer, reason: broken });
+    return;
+  }
+  const ca = await authority.current();
+  const { notBefore, notAfter } = validityWindow(now, certificateTtlMs(csr.spec?.expirationSeconds, opts.maxTtlMs), ca.notAfter);
+  const { keyUsage, extKeyUsage } = x509Usages(usages);
+  const parsed = request.parsed;
+  const pem = await ca.issue({
+    request: request.der,
+    copySubject: true,
+    dnsNames: parsed.dnsNames,
+    ipAddresses: parsed.ipAddresses,
+    emailAddresses: parsed.emailAddresses,
+    uris: parsed.uris,
+    keyUsage,
+    extKeyUsage,
+    notBefore,
+    notAfter,
+  });
+  const issued: Csr = structuredClone(csr);
+  issued.status = { ...issued.status, certificate: Buffer.from(pem).toString('base64') };
+  if (stopped()) return;
+  await registry.update(csrDef, undefined, name, issued, write(), 'status');
+  opts.log('info', 'issued certificate', { csr: name, signer, notAfter: notAfter.toISOString() });
+}
+
+export function startSigningController(registry: Registry, opts: SigningControllerOptions): PassLoop {
+  return startPassLoop({
+    name: 'certificatesigningrequest-signing-controller',
+    changes: opts.changes,
+    log: opts.log,
+    intervalMs: opts.intervalMs,
+    resyncMs: 30_000,
+    pass: async (stopped) => {
+      const list = await registry.list(csrDef, { resourceVersion: '0' });
+      let retry = false;
+      for (const csr of list.items as Csr[]) {
+        if (stopped()) return undefined;
+        try {
+          await handle(registry, csr, opts, stopped);
+        } catch (e) {
+          // A conflict or a deleted request: the next pass sees the current state.
+          if (statusOf(e) !== 409 && statusOf(e) !== 404) {
+            retry = true;
+            opts.log('warn', 'error signing certificate signing request', { csr: csr.metadata.name, error: (e as Error).message });
+          }
+        }
+      }
+      return retry ? 2000 : undefined;
+    },
+  });
+}
