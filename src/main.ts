@@ -108,6 +108,8 @@ export interface AssembleOptions {
     leaderElection?: LeaderElectionConfig;
     /** CAs of the built-in signers; without them no certificates are issued. */
     signing?: SigningSetup;
+    /** The cluster CA bundle the root CA publisher puts in every namespace's kube-root-ca.crt. */
+    rootCaBundle?: string;
     intervalMs?: number;
   };
 }
@@ -268,6 +270,7 @@ export function assemble(opts: AssembleOptions): Assembled {
       changes: (def) => (cache.ready() ? cache.kind(def).changes : -1),
       deletions: deletionActivity(cache, definitions),
       signing: controllerOpts.signing,
+      rootCaBundle: controllerOpts.rootCaBundle,
       intervalMs: controllerOpts.intervalMs,
     }),
     controllerOpts.selection ?? ['*'],
@@ -451,7 +454,7 @@ async function main(): Promise<void> {
       tls,
       eventTtlSeconds: config.eventTtlSeconds,
       admissionPlugins: config.admissionPlugins,
-      controllers: { selection: cm.controllers, leaderElection, signing },
+      controllers: { selection: cm.controllers, leaderElection, signing, rootCaBundle: pki.ca.certPem },
     });
   } catch (e) {
     if (e instanceof ControllerSelectionError) fatal(`invalid --controllers: ${e.message}`, 2);

@@ -15,6 +15,7 @@ import type { ControllerDescriptor } from './manager';
 import { startClusterRoleAggregation } from './clusterrole-aggregation/controller';
 import { startGcFinalizers } from './garbage-collector/finalizers';
 import { startNamespaceController } from './namespace/namespace-controller';
+import { startRootCaPublisher } from './root-ca-publisher';
 import { namespaceDefinition } from '../resources/namespace';
 import { startSigningController } from './certificates/signing-controller';
 import { startApprover } from './certificates/approver';
@@ -42,6 +43,8 @@ export interface ControllerContext {
   /** A counter that moves when an object being deleted (deletionTimestamp set) changes, for the garbage collector. */
   deletions?: () => number;
   signing?: SigningSetup;
+  /** The cluster CA bundle for kube-root-ca.crt; without it the publisher does not run. */
+  rootCaBundle?: string;
   /** Loop tunables for tests. */
   intervalMs?: number;
 }
@@ -101,6 +104,14 @@ export function controllerDescriptors(ctx: ControllerContext): ControllerDescrip
         podAuthority && served(ctx, podCertificateRequestDefinition)
           ? startPodCertificateSigner(registry, { authority: podAuthority, changes: () => ctx.changes(podCertificateRequestDefinition), log, intervalMs: ctx.intervalMs })
           : undefined,
+    },
+    {
+      name: 'root-ca-certificate-publisher-controller',
+      aliases: ['root-ca-cert-publisher'],
+      start: () => {
+        const bundle = ctx.rootCaBundle;
+        return bundle && served(ctx, namespaceDefinition) ? startRootCaPublisher(registry, bundle, log, { intervalMs: ctx.intervalMs }) : undefined;
+      },
     },
     {
       name: 'clustertrustbundle-publisher-controller',
