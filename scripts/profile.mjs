@@ -1,0 +1,79 @@
+// `npm run profile -- <scenario>`: one load scenario against the server (dist/) on the embedded store, run
+// under `node --cpu-prof`, then the top functions by self and by inclusive time, and self time per package.
+// Scenarios: create (16 clients POST ConfigMaps), get (32 clients GET one ConfigMap, RV=0), list (LIST of 2,000).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { agent, closedLoop, pool, request } from './bench/load.mjs';
+import { freePort, sleep } from './bench/procs.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const scenario = process.argv[2] ?? 'create';
+const seconds = Number(process.env.PROFILE_SECONDS ?? 5);
+if (!['create', 'get', 'list'].includes(scenario)) {
+  console.error('usage: npm run profile -- create|get|list');
+  process.exit(2);
+}
+const work = mkdtempSync(join(tmpdir(), 'profile-'));
+const port = await freePort();
+const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${join(work, 'prof')}`, join(root, 'dist/main.js'), '--data-dir', join(work, 'data'),
+  '--port', String(port), '--secure-port', '0', '--log-level', 'warn'], { stdio: 'inherit' });
+const base = `http://127.0.0.1:${port}/api/v1/namespaces/profile/configmaps`;
+for (let i = 0; i < 300; i++) {
+  try { if ((await request(`http://127.0.0.1:${port}/readyz`)).status === 200) break; } catch { /* starting */ }
+  await sleep(100);
+}
+const body = (name, size = 100) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: 'v'.repeat(size) } });
+const a = agent(32);
+if (scenario === 'get') await request(base, { method: 'POST', body: body('target') });
+if (scenario === 'list') await pool(2000, 32, (i) => request(base, { method: 'POST', body: body(`cm-${i}`, 900), agent: a }));
+const result = await closedLoop(scenario === 'list' ? 4 : scenario === 'get' ? 32 : 16, seconds * 1000, async (i) => {
+  const r = scenario === 'create' ? await request(base, { method: 'POST', body: body(`c-${i}`), agent: a })
+    : scenario === 'get' ? await request(`${base}/target?resourceVersion=0`, { agent: a })
+    : await request(`${base}?resourceVersion=0`, { agent: a });
+  if (r.status >= 300) throw new Error(String(r.status));
+});
+a.destroy();
+child.kill('SIGINT');
+await new Promise((r) => child.on('exit', r));
+const profDir = join(work, 'prof');
+const prof = JSON.parse(readFileSync(join(profDir, readdirSync(profDir)[0]), 'utf8'));
+rmSync(work, { recursive: true, force: true });
+
+// Self time per node from the samples, then inclusive time by walking each sample's ancestors once per function.
+const nodes = new Map(prof.nodes.map((n) => [n.id, n]));
+const parent = new Map();
+for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const name = (n) => {
+  const f = n.callFrame;
+  const where = f.url ? f.url.replace(/^.*node_modules\//, '').replace(`file://${root}/`, '') : '';
+  return `${f.functionName || '(anonymous)'} ${where}${where ? `:${f.lineNumber + 1}` : ''}`;
+};
+const pkg = (n) => {
+  const url = n.callFrame.url;
+  if (!url) return n.callFrame.functionName || '(native)';
+  const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  return m ? m[1] : url.startsWith('node:') ? url : url.replace(`file://${root}/`, '').replace(/\/[^/]+$/, '/');
+};
+const self = new Map(); const incl = new Map(); const byPkg = new Map();
+let total = 0;
+prof.samples.forEach((id, i) => {
+  const dt = prof.timeDeltas[i] ?? 0;
+  total += dt;
+  const n = nodes.get(id);
+  self.set(name(n), (self.get(name(n)) ?? 0) + dt);
+  byPkg.set(pkg(n), (byPkg.get(pkg(n)) ?? 0) + dt);
+  const seen = new Set();
+  for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
+    const k = name(nodes.get(cur));
+    if (!seen.has(k)) incl.set(k, (incl.get(k) ?? 0) + dt);
+    seen.add(k);
+  }
+});
+const top = (m, n) => [...m].sort((x, y) => y[1] - x[1]).slice(0, n).map(([k, v]) => `${((100 * v) / total).toFixed(1).padStart(6)}%  ${k}`).join('\n');
+console.log(`\n${scenario}: ${result.opsPerSec.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, ${result.errors} errors (under the profiler)`);
+console.log(`\n## self time, top functions\n${top(self, 25)}`);
+console.log(`\n## inclusive time, top functions\n${top(new Map([...incl].filter(([k]) => !k.startsWith('(root)'))), 25)}`);
+console.log(`\n## self time by package or folder\n${top(byPkg, 20)}`);
