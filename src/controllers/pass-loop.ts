@@ -5,7 +5,7 @@
  * at a time; `stop` ends the loop and tells a running pass to write nothing
  * more.
  */
-import type { Log } from './controller-identity';
+import { statusOf, type Log } from './controller-identity';
 import type { RunningController } from './manager';
 
 export interface PassLoopOptions {
@@ -72,4 +72,24 @@ export function startPassLoop(opts: PassLoopOptions): PassLoop {
       await running;
     },
   };
+}
+
+/**
+ * One pass's work over listed objects: each handled in turn. A conflict or an
+ * object gone meanwhile waits for the next pass (the cache shows the new
+ * state); other failures are reported and the pass asks to run again soon.
+ */
+export async function handleEach<T>(items: T[], stopped: () => boolean, handle: (item: T) => Promise<void>, failed: (item: T, e: unknown) => void): Promise<number | undefined> {
+  let retry = false;
+  for (const item of items) {
+    if (stopped()) return undefined;
+    try {
+      await handle(item);
+    } catch (e) {
+      if (statusOf(e) === 409 || statusOf(e) === 404) continue;
+      retry = true;
+      failed(item, e);
+    }
+  }
+  return retry ? 2000 : undefined;
 }

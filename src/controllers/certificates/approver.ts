@@ -12,8 +12,8 @@ import { apiVersionOf, type UserInfo } from '../../machinery/resource-definition
 import type { Registry } from '../../registry/registry';
 import type { AuthorizerPort } from '../../ports/authorizer.port';
 import { certificateSigningRequestDefinition as csrDef } from '../../resources/certificate-signing-request';
-import { controllerWrite, statusOf, type Log } from '../controller-identity';
-import { startPassLoop, type PassLoop } from '../pass-loop';
+import { controllerWrite, type Log } from '../controller-identity';
+import { handleEach, startPassLoop, type PassLoop } from '../pass-loop';
 import { hasTrueCondition, isIssued, metaTime, parseRequest, type Csr } from './csr';
 import { isNodeClientRequest } from './signer-rules';
 import { certificateControllerUser } from './signing-controller';
@@ -88,19 +88,12 @@ export function startApprover(registry: Registry, opts: ApproverOptions): PassLo
     resyncMs: 30_000,
     pass: async (stopped) => {
       const list = await registry.list(csrDef, { resourceVersion: '0' });
-      let retry = false;
-      for (const csr of list.items as Csr[]) {
-        if (stopped()) return undefined;
-        try {
-          await handle(registry, csr, opts, stopped);
-        } catch (e) {
-          if (statusOf(e) !== 409 && statusOf(e) !== 404) {
-            retry = true;
-            opts.log('warn', 'error approving certificate signing request', { csr: csr.metadata.name, error: (e as Error).message });
-          }
-        }
-      }
-      return retry ? 2000 : undefined;
+      return handleEach(
+        list.items as Csr[],
+        stopped,
+        (csr) => handle(registry, csr, opts, stopped),
+        (csr, e) => opts.log('warn', 'error approving certificate signing request', { csr: csr.metadata.name, error: (e as Error).message }),
+      );
     },
   });
 }

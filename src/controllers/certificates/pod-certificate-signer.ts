@@ -17,7 +17,7 @@ import type { CertificateAuthorityPort } from '../../ports/certificate-authority
 import { podCertificateRequestDefinition as pcrDef } from '../../resources/pod-certificate-request';
 import { serviceAccountDefinition } from '../../resources/service-account';
 import { controllerWrite, statusOf, type Log } from '../controller-identity';
-import { startPassLoop, type PassLoop } from '../pass-loop';
+import { handleEach, startPassLoop, type PassLoop } from '../pass-loop';
 import { metaTime } from './csr';
 import { encodePodIdentity, podIdentityOid } from '../../machinery/pod-identity';
 import { signers, unsupportedKey } from './signer-rules';
@@ -155,19 +155,12 @@ export function startPodCertificateSigner(registry: Registry, opts: PodCertifica
     resyncMs: 30_000,
     pass: async (stopped) => {
       const list = await registry.list(pcrDef, { resourceVersion: '0', fieldSelector: `spec.signerName=${signers.apiserverClientPod}` });
-      let retry = false;
-      for (const pcr of list.items as Pcr[]) {
-        if (stopped()) return undefined;
-        try {
-          await handle(registry, pcr, opts, stopped);
-        } catch (e) {
-          if (statusOf(e) !== 409 && statusOf(e) !== 404) {
-            retry = true;
-            opts.log('warn', 'error signing pod certificate request', { pcr: `${pcr.metadata.namespace}/${pcr.metadata.name}`, error: (e as Error).message });
-          }
-        }
-      }
-      return retry ? 2000 : undefined;
+      return handleEach(
+        list.items as Pcr[],
+        stopped,
+        (pcr) => handle(registry, pcr, opts, stopped),
+        (pcr, e) => opts.log('warn', 'error signing pod certificate request', { pcr: `${pcr.metadata.namespace}/${pcr.metadata.name}`, error: (e as Error).message }),
+      );
     },
   });
 }

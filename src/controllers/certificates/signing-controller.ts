@@ -11,8 +11,8 @@ import { apiVersionOf } from '../../machinery/resource-definition';
 import type { Registry } from '../../registry/registry';
 import type { CertificateAuthorityPort } from '../../ports/certificate-authority.port';
 import { certificateSigningRequestDefinition as csrDef } from '../../resources/certificate-signing-request';
-import { controllerWrite, serviceAccountUser, statusOf, type Log } from '../controller-identity';
-import { startPassLoop, type PassLoop } from '../pass-loop';
+import { controllerWrite, serviceAccountUser, type Log } from '../controller-identity';
+import { handleEach, startPassLoop, type PassLoop } from '../pass-loop';
 import { hasTrueCondition, isApproved, isIssued, metaTime, parseRequest, type Csr } from './csr';
 import { ruleFor, unsupportedKey, x509Usages } from './signer-rules';
 import { certificateTtlMs, validityWindow } from './validity';
@@ -92,20 +92,12 @@ export function startSigningController(registry: Registry, opts: SigningControll
     resyncMs: 30_000,
     pass: async (stopped) => {
       const list = await registry.list(csrDef, { resourceVersion: '0' });
-      let retry = false;
-      for (const csr of list.items as Csr[]) {
-        if (stopped()) return undefined;
-        try {
-          await handle(registry, csr, opts, stopped);
-        } catch (e) {
-          // A conflict or a deleted request: the next pass sees the current state.
-          if (statusOf(e) !== 409 && statusOf(e) !== 404) {
-            retry = true;
-            opts.log('warn', 'error signing certificate signing request', { csr: csr.metadata.name, error: (e as Error).message });
-          }
-        }
-      }
-      return retry ? 2000 : undefined;
+      return handleEach(
+        list.items as Csr[],
+        stopped,
+        (csr) => handle(registry, csr, opts, stopped),
+        (csr, e) => opts.log('warn', 'error signing certificate signing request', { csr: csr.metadata.name, error: (e as Error).message }),
+      );
     },
   });
 }
