@@ -3,7 +3,7 @@
  * user, service account, group, uid and extra value needs the `impersonate`
  * verb on it; the result replaces the requester for everything after.
  */
-import { ApiError, errors } from '../machinery/status';
+import { errors } from '../machinery/status';
 import type { UserInfo } from '../machinery/resource-definition';
 import type { AuthorizerPort, AuthzAttributes } from '../ports/authorizer.port';
 import { anonymousUser, groups as wellKnown, parseServiceAccountUsername, serviceAccountGroups } from './user';
@@ -62,8 +62,4 @@ export function impersonate(requester: UserInfo, h: Headers, authz: AuthorizerPo
   if (uid) user.uid = uid;
   if (Object.keys(extra).length) user.extra = extra;
   return user;
-}
-
-export function isApiError(e: unknown): e is ApiError {
-  return e instanceof ApiError;
 }

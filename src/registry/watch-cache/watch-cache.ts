@@ -73,11 +73,6 @@ export class WatchCache {
     return { changes: kind.changes, objects: kind.list(kind.prefix, () => true).items.map((o) => o.decode()) };
   }
 
-  /** One cached object, decoded (undefined when absent or the cache is not loaded). */
-  cachedObject(def: ResourceDefinition, key: string): KObject | undefined {
-    return this.kind(def).get(key)?.decode();
-  }
-
   /** Storage's current revision, bounded in time (undefined when storage does not answer). */
   async currentRevision(): Promise<number | undefined> {
     let timer: NodeJS.Timeout | undefined;
