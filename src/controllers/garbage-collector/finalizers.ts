@@ -122,12 +122,10 @@ async function pass(registry: Registry, log: Log, stopped: () => boolean): Promi
 }
 
 async function listAll(registry: Registry): Promise<Item[]> {
-  const all: Item[] = [];
-  for (const def of registry.definitions) {
-    const list = await registry.list(def, {});
-    for (const obj of list.items) all.push({ def, obj });
-  }
-  return all;
+  // All kinds at once: each consistent list may wait for the cache to catch up (up to seconds on an etcd
+  // without progress notifications), and those waits must not add up kind after kind.
+  const lists = await Promise.all(registry.definitions.map(async (def) => ({ def, items: (await registry.list(def, {})).items })));
+  return lists.flatMap(({ def, items }) => items.map((obj) => ({ def, obj })));
 }
 
 /** Owner references only count within the dependent's namespace, or to cluster-scoped owners. */
