@@ -104,7 +104,11 @@ describe.each(backends)('trust bundles and cleaners on %s', (backend) => {
 
   describe('the CSR cleaner', () => {
     const at = (ms: number) => ({ now: () => new Date(Date.now() + ms) });
-    const clean = (ms: number) => cleanCertificateSigningRequests(s.assembled.registry, { clock: at(ms), log: () => undefined });
+    // The cleaner reads the watch cache; a consistent LIST first waits until the cache holds every write made so far.
+    const clean = async (ms: number) => {
+      expect((await s.call('GET', CSRS, admin)).status).toBe(200);
+      return cleanCertificateSigningRequests(s.assembled.registry, { clock: at(ms), log: () => undefined });
+    };
     const conditions = async (name: string, type: string, extra: Record<string, unknown> = {}) => {
       const r = await s.call('PATCH', `${CSRS}/${name}/approval`, admin, [{ op: 'add', path: '/status/conditions', value: [{ type, status: 'True', reason: 'T', message: 't', ...extra }] }], 'application/json-patch+json');
       expect(r.status).toBe(200);
@@ -167,6 +171,7 @@ describe.each(backends)('trust bundles and cleaners on %s', (backend) => {
       },
     };
     expect((await s.call('POST', PCRS, admin, body)).status).toBe(201);
+    expect((await s.call('GET', PCRS, admin)).status).toBe(200); // the cache now holds the request
     const clean = (ms: number) => cleanPodCertificateRequests(s.assembled.registry, { clock: { now: () => new Date(Date.now() + ms) }, log: () => undefined });
     expect(await clean(14 * minute)).toEqual([]);
     expect(await clean(16 * minute)).toEqual(['default/old-pcr']);

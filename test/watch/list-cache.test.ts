@@ -37,6 +37,8 @@ describe.each(backends)('list and get from the watch cache (%s)', (backend) => {
     expect(p3.json.metadata.continue).toBeUndefined();
     expect(p3.json.metadata.remainingItemCount).toBeUndefined();
     await call(s.url, 'DELETE', `${base}/zz`);
+    // A consistent list waits for the cache to apply the delete, so the RV=0 list below cannot see zz.
+    expect((await call(s.url, 'GET', base)).json.items.map((i: any) => i.metadata.name)).not.toContain('zz');
   });
 
   test('resourceVersion=0 ignores limit', async () => {
