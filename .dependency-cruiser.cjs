@@ -110,6 +110,13 @@ module.exports = {
       from: { path: '^src/(machinery|registry|resources|ports|auth|controllers|admission)/' },
       to: { path: 'node_modules/(express|etcd3|lmdb|@grpc|protobufjs|jose)/' },
     },
+    {
+      name: 'flowcontrol-is-pure',
+      comment: 'flowcontrol/ is bookkeeping over seats and queues: it imports nothing of ours and no infrastructure (the HTTP adapter owns sockets and timers)',
+      severity: 'error',
+      from: { path: '^src/flowcontrol/' },
+      to: { path: '^src/(?!flowcontrol/)|node_modules/' },
+    },
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
   ],
   options: {

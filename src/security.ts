@@ -35,7 +35,7 @@ export interface SecurityOptions {
   audiences: string[];
   maxTokenExpirationSeconds: number;
   audit?: { policy: AuditPolicy; sink: AuditSinkPort };
-  limits: { readOnly: number; mutating: number };
+  limits: { readOnly: number; mutating: number; seats?: number };
   newId: () => string;
 }
 
@@ -133,7 +133,7 @@ export async function loadSecurity(config: ServerConfig): Promise<{ security: Se
     audiences: config.apiAudiences,
     maxTokenExpirationSeconds: config.serviceAccountMaxTokenExpirationSeconds,
     audit,
-    limits: { readOnly: config.maxRequestsInflight, mutating: config.maxMutatingRequestsInflight },
+    limits: { readOnly: config.maxRequestsInflight, mutating: config.maxMutatingRequestsInflight, seats: config.flowControlSeats },
     newId: randomUUID,
   };
   return { security, tls, pki };

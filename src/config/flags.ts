@@ -5,6 +5,7 @@
 import { isIP } from 'node:net';
 import { totalmem } from 'node:os';
 import { FeatureGates } from '../machinery/feature-gates';
+import { defaultSeats } from '../flowcontrol/fair-queues';
 import { AdmissionConfigError, selectAdmissionPlugins, type AdmissionPluginName } from '../admission/plugin-names';
 import { ControllerFlagError, controllerBoolFlags, controllerUsage, controllerValueFlags, parseControllerFlags, type ControllerConfig } from './controller-flags';
 
@@ -40,6 +41,7 @@ export interface ServerConfig {
   auditLogMaxBackup: number;
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
+  flowControlSeats: number;
   /** Events expire this long after their last write. */
   eventTtlSeconds: number;
   /** Admission plugins in running order (--enable-admission-plugins / --disable-admission-plugins). */
@@ -86,6 +88,8 @@ const usage = `Usage: node dist/main.js [flags]
   --audit-log-maxbackup N            rotated files to keep (default 10; 0 = all)
   --max-requests-inflight N          concurrent non-mutating requests before 429 (default 400)
   --max-mutating-requests-inflight N concurrent mutating requests before 429 (default 200)
+  --flow-control-seats N             requests of each kind (mutating, read-only) executing at once; the rest
+                                     wait in per-user queues served in turn (default ${defaultSeats})
   --event-ttl DURATION               how long events are kept after their last write (default 1h)
   --enable-admission-plugins A,B     admission plugins to turn on besides the defaults
                                      (NamespaceAutoProvision, NamespaceLifecycle); also NamespaceExists
@@ -107,7 +111,7 @@ const valueFlags = [
   'etcd-servers', 'etcd-prefix', 'etcd-compaction-interval', 'min-request-timeout', 'feature-gates', 'log-level', 'client-ca-file',
   'token-auth-file', 'service-account-signing-key-file', 'service-account-key-file', 'service-account-issuer', 'api-audiences',
   'service-account-max-token-expiration', 'authorization-mode', 'audit-log-path', 'audit-policy-file', 'audit-log-maxsize',
-  'audit-log-maxbackup', 'max-requests-inflight', 'max-mutating-requests-inflight', 'event-ttl', 'enable-admission-plugins',
+  'audit-log-maxbackup', 'max-requests-inflight', 'max-mutating-requests-inflight', 'flow-control-seats', 'event-ttl', 'enable-admission-plugins',
   'disable-admission-plugins', 'watch-cache-history-bytes', 'request-timeout', 'etcd-healthcheck-timeout', 'etcd-readycheck-timeout',
   ...controllerValueFlags,
 ];
@@ -240,6 +244,7 @@ export function parseFlags(argv: string[]): ServerConfig {
     auditLogMaxBackup: integer(values, 'audit-log-maxbackup', 10),
     maxRequestsInflight: integer(values, 'max-requests-inflight', 400, 1),
     maxMutatingRequestsInflight: integer(values, 'max-mutating-requests-inflight', 200, 1),
+    flowControlSeats: integer(values, 'flow-control-seats', defaultSeats, 1),
     eventTtlSeconds,
     admissionPlugins,
     watchCacheHistoryBytes: values.has('watch-cache-history-bytes')

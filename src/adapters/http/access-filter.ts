@@ -20,11 +20,19 @@ import { randomUUID } from 'node:crypto';
 import type { AuditRecord, AuditTrail, ResponseFacts } from '../../auth/audit/trail';
 import { sendError } from './respond';
 import { setUser } from './request-user';
+import { defaultSeats, FairQueues } from '../../flowcontrol/fair-queues';
 
 export interface InflightLimits {
+  /** Requests admitted (executing and waiting) before 429: --max-requests-inflight and --max-mutating-requests-inflight. */
   readOnly: number;
   mutating: number;
+  /** Requests of each pool that execute at once; the rest wait in per-user queues served in turn. */
+  seats?: number;
 }
+
+/** Waiting requests per user, and how long one may wait for a seat (upstream's queueLengthLimit and wait limit). */
+const queueLength = 50;
+const queueWaitMs = 15_000;
 
 /** Checks a client certificate that carries a PodIdentity (undefined for one that does not). */
 export type PodCertificateCheck = (der: Uint8Array) => { identity: NonNullable<ClientCertificate['pod']>['identity']; sha256: string } | { error: string } | undefined;
@@ -118,7 +126,8 @@ function parseJson(b: Buffer): unknown {
 const mutatingMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export function accessFilter(deps: AccessDeps): RequestHandler {
-  const inflight = { readOnly: 0, mutating: 0 };
+  const pool = (admitted: number) => new FairQueues({ admitted, seats: Math.min(deps.limits.seats ?? defaultSeats, admitted), queueLength });
+  const pools = { readOnly: pool(deps.limits.readOnly), mutating: pool(deps.limits.mutating) };
   return (req: Request, res: Response, next: NextFunction) => {
     void (async () => {
       const tls = (req.socket as TLSSocket).encrypted === true;
@@ -140,28 +149,39 @@ export function accessFilter(deps: AccessDeps): RequestHandler {
         setUser(res, attrs.user);
         audit?.impersonated(attrs.user);
       }
-      // Watches are long-running and not counted; neither are the superusers (as upstream).
-      const counted = info.verb !== 'watch' && !attrs.user.groups.includes(groups.masters);
-      if (counted) {
-        const kind = mutatingMethods.has(req.method) ? 'mutating' : 'readOnly';
-        if (inflight[kind] >= deps.limits[kind]) {
-          return sendError(req, res, errors.tooManyRequests('Too many requests, please try again later.', 1));
+      const proceed = () => {
+        if (tls) {
+          const decision = deps.authorizer.authorize(attrs);
+          if (!decision.allowed) return sendError(req, res, forbiddenError(attrs, decision.reason));
         }
-        inflight[kind]++;
-        let released = false;
-        const release = () => {
-          if (!released) inflight[kind]--;
-          released = true;
-        };
-        res.on('finish', release);
-        res.on('close', release);
-      }
-      if (tls) {
-        const decision = deps.authorizer.authorize(attrs);
-        if (!decision.allowed) return sendError(req, res, forbiddenError(attrs, decision.reason));
-      }
-      if (info.verb === 'watch') audit?.started(200);
-      next();
+        if (info.verb === 'watch') audit?.started(200);
+        next();
+      };
+      // Watches are long-running and not counted; neither are the superusers (as upstream's exempt level).
+      if (info.verb === 'watch' || attrs.user.groups.includes(groups.masters)) return proceed();
+      const queues = pools[mutatingMethods.has(req.method) ? 'mutating' : 'readOnly'];
+      let started = false;
+      let timer: NodeJS.Timeout | undefined;
+      const ticket = queues.enter(attrs.user.username, () => {
+        started = true;
+        if (!timer) return;
+        // Dispatched from another request's end: run outside it, so one request's error stays its own.
+        clearTimeout(timer);
+        setImmediate(proceed);
+      });
+      if (!ticket) return sendError(req, res, errors.tooManyRequests('Too many requests, please try again later.', 1));
+      const finished = () => {
+        if (started) {
+          started = false;
+          queues.leave();
+        } else if (ticket.withdraw()) clearTimeout(timer);
+      };
+      res.on('finish', finished);
+      res.on('close', finished);
+      if (started) return proceed();
+      timer = setTimeout(() => {
+        if (ticket.withdraw()) sendError(req, res, errors.tooManyRequests('Too many requests, please try again later.', 1));
+      }, queueWaitMs);
     })().catch((e) => sendError(req, res, e));
   };
 }
