@@ -4,8 +4,13 @@ describe('flags', () => {
   it('serves HTTPS on 6443 by default with the plain port off, RBAC and anonymous on', () => {
     const c = parseFlags([]);
     expect(c).toMatchObject({ securePort: 6443, port: 0, insecureBindAddress: '127.0.0.1', authorizationMode: 'RBAC', anonymousAuth: true });
-    expect(c).toMatchObject({ maxRequestsInflight: 400, maxMutatingRequestsInflight: 200, serviceAccountIssuers: ['https://kubernetes.default.svc.cluster.local'] });
+    expect(c).toMatchObject({ maxRequestsInflight: 400, maxMutatingRequestsInflight: 200, flowControlSeats: 16, serviceAccountIssuers: ['https://kubernetes.default.svc.cluster.local'] });
     expect(c.apiAudiences).toEqual(c.serviceAccountIssuers);
+  });
+
+  it('takes --flow-control-seats and refuses zero', () => {
+    expect(parseFlags(['--flow-control-seats', '4']).flowControlSeats).toBe(4);
+    expect(() => parseFlags(['--flow-control-seats', '0'])).toThrow(FlagError);
   });
 
   it.each([['0.0.0.0'], ['10.1.2.3'], ['::']])('refuses a non-loopback --insecure-bind-address %s', (addr) => {
