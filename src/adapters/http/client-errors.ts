@@ -4,6 +4,7 @@
  * the 4xx Status they deserve instead of an internal error.
  */
 import { ApiError, errors } from '../../machinery/status';
+import { maxBodyBytes } from './body';
 
 interface HttpError {
   status?: number;
@@ -14,7 +15,6 @@ interface HttpError {
   charset?: string;
 }
 
-const maxBodyBytes = 3 * 1024 * 1024;
 
 /** The Status for an error Express or body-parser raised about the request, undefined when it is not one. */
 export function clientRequestError(err: unknown, contentEncoding: string | undefined): ApiError | undefined {
@@ -39,6 +39,11 @@ export function clientRequestError(err: unknown, contentEncoding: string | undef
   }
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) return errors.badRequest(e.message ?? 'bad request');
   return undefined;
+}
+
+/** The 400 for a path segment that does not percent-decode. */
+export function badEscape(segment: string): ApiError {
+  return errors.badRequest(badEscapeMessage(segment));
 }
 
 /** Go's url.EscapeError wording for the first malformed escape in a path segment. */

@@ -30,7 +30,7 @@ export interface HandlerDeps {
   patchContentTypes: string[];
 }
 
-type Handler = (req: Request, res: Response) => Promise<void>;
+type Handler<A extends unknown[] = []> = (req: Request, res: Response, ...args: A) => Promise<void>;
 
 function namespaceOf(def: ResourceDefinition, req: Request): string | undefined {
   return def.namespaced ? (req.params.namespace as string | undefined) : undefined;
@@ -56,10 +56,10 @@ function bodyOf(req: Request, res: Response) {
   return decoded;
 }
 
-function guard(fn: Handler): Handler {
-  return async (req, res) => {
+function guard<A extends unknown[]>(fn: Handler<A>): Handler<A> {
+  return async (req, res, ...args) => {
     try {
-      await fn(req, res);
+      await fn(req, res, ...args);
     } catch (e) {
       sendError(req, res, e);
     }
@@ -72,8 +72,9 @@ export function resourceHandlers(def: ResourceDefinition, deps: HandlerDeps) {
 
   const format = (req: Request, list = false, watch = false): ResponseFormat => negotiate(req.get('accept'), { list, watch });
 
-  const list = guard(async (req, res) => {
-    const watching = queryBool(req, 'watch') === true || req.path.includes('/watch/');
+  /** A list, or a watch when asked by ?watch=true or by one of the deprecated /watch/ paths (watchPath). */
+  const list = guard(async (req, res, watchPath = false) => {
+    const watching = watchPath || queryBool(req, 'watch') === true;
     const ns = namespaceOf(def, req);
     const opts = listOptions(req, ns);
     if (watching) {

@@ -6,6 +6,7 @@ import { discoveryRouter, type DiscoveryOnly } from './discovery';
 import { healthRouter, HealthChecks } from './health';
 import { resourceRouter } from './routes';
 import { sendError } from './respond';
+import { maxBodyBytes, readBody } from './body';
 import type { WatchServer } from './watch';
 
 export interface AppDeps {
@@ -26,15 +27,20 @@ export interface AppDeps {
   address: () => string;
 }
 
-const maxBody = 3 * 1024 * 1024;
+/** Express 5 parses the query string again on every read of req.query; parse it once per request. */
+function pinQuery(req: Request, _res: Response, next: NextFunction): void {
+  Object.defineProperty(req, 'query', { value: req.query, configurable: true, writable: true });
+  next();
+}
 
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'simple');
+  app.use(pinQuery);
   for (const m of deps.middleware ?? []) app.use(m);
-  app.use(express.raw({ type: () => true, limit: maxBody }));
+  app.use(readBody(maxBodyBytes));
   // Resources first: they are nearly all the traffic, and each router a request walks past costs it.
   app.use(resourceRouter(deps.definitions, { registry: deps.registry, watch: deps.watch, patchContentTypes: deps.patchContentTypes }));
   for (const r of deps.apiRouters ?? []) app.use(r);
