@@ -1,5 +1,6 @@
-// `npm run profile -- <scenario>`: one load scenario against the server (dist/) on the embedded store, run
-// under `node --cpu-prof`, then the top functions by self and by inclusive time, and self time per package.
+// `npm run profile -- <scenario> [etcd]`: one load scenario against the server (dist/) on the embedded store (or on
+// an etcd of its own), run under `node --cpu-prof`, then the top functions by self and by inclusive time, and self
+// time per package.
 // Scenarios: create (16 clients POST ConfigMaps), get (32 clients GET one ConfigMap, RV=0), list (LIST of 2,000).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -7,19 +8,21 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agent, closedLoop, pool, request } from './bench/load.mjs';
-import { freePort, sleep } from './bench/procs.mjs';
+import { freePort, sleep, startEtcd, stopAll } from './bench/procs.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const scenario = process.argv[2] ?? 'create';
 const seconds = Number(process.env.PROFILE_SECONDS ?? 5);
 if (!['create', 'get', 'list'].includes(scenario)) {
-  console.error('usage: npm run profile -- create|get|list');
+  console.error('usage: npm run profile -- create|get|list [etcd]');
   process.exit(2);
 }
 const work = mkdtempSync(join(tmpdir(), 'profile-'));
 const port = await freePort();
-const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${join(work, 'prof')}`, join(root, 'dist/main.js'), '--data-dir', join(work, 'data'),
-  '--port', String(port), '--secure-port', '0', '--log-level', 'warn'], { stdio: 'inherit' });
+const etcd = process.argv[3] === 'etcd' ? await startEtcd() : undefined;
+const store = etcd ? ['--etcd-servers', etcd.endpoint] : ['--data-dir', join(work, 'data')];
+const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${join(work, 'prof')}`, join(root, 'dist/main.js'), ...store,
+  '--cert-dir', join(work, 'pki'), '--port', String(port), '--secure-port', '0', '--log-level', 'warn'], { stdio: 'inherit' });
 const base = `http://127.0.0.1:${port}/api/v1/namespaces/profile/configmaps`;
 for (let i = 0; i < 300; i++) {
   try { if ((await request(`http://127.0.0.1:${port}/readyz`)).status === 200) break; } catch { /* starting */ }
@@ -38,6 +41,7 @@ const result = await closedLoop(scenario === 'list' ? 4 : scenario === 'get' ? 3
 a.destroy();
 child.kill('SIGINT');
 await new Promise((r) => child.on('exit', r));
+await stopAll();
 const profDir = join(work, 'prof');
 const prof = JSON.parse(readFileSync(join(profDir, readdirSync(profDir)[0]), 'utf8'));
 rmSync(work, { recursive: true, force: true });
@@ -77,3 +81,5 @@ console.log(`\n${scenario}: ${result.opsPerSec.toFixed(0)} req/s, p50 ${result.p
 console.log(`\n## self time, top functions\n${top(self, 25)}`);
 console.log(`\n## inclusive time, top functions\n${top(new Map([...incl].filter(([k]) => !k.startsWith('(root)'))), 25)}`);
 console.log(`\n## self time by package or folder\n${top(byPkg, 20)}`);
+// PROFILE_FOCUS=dist/registry/ (say): inclusive time of the functions under that path only.
+if (process.env.PROFILE_FOCUS) console.log(`\n## inclusive time under ${process.env.PROFILE_FOCUS}\n${top(new Map([...incl].filter(([k]) => k.includes(process.env.PROFILE_FOCUS))), 40)}`);

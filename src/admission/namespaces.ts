@@ -18,11 +18,20 @@ export function isNamespaceKind(def: ResourceDefinition): boolean {
 }
 
 export class Namespaces {
+  /** Decoded namespaces by the cached bytes they came from: every write into a namespace looks it up. */
+  private readonly decoded = new WeakMap<Buffer, KObject>();
+
   constructor(private readonly registry: () => Registry) {}
 
-  /** From the watch cache (may lag behind storage). */
-  cached(name: string): Promise<KObject | undefined> {
-    return this.registry().reads.get(namespaceDefinition, undefined, name, '0');
+  /** From the watch cache (may lag behind storage). Shared between requests: read it, never change it. */
+  async cached(name: string): Promise<KObject | undefined> {
+    const reads = this.registry().reads;
+    if (!reads.getEncoded) return reads.get(namespaceDefinition, undefined, name, '0');
+    const bytes = await reads.getEncoded(namespaceDefinition, undefined, name, '0');
+    if (!bytes) return undefined;
+    let ns = this.decoded.get(bytes);
+    if (!ns) this.decoded.set(bytes, (ns = JSON.parse(bytes.toString('utf8')) as KObject));
+    return ns;
   }
 
   /** From storage. */
