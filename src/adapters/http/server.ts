@@ -27,6 +27,24 @@ export interface AppDeps {
   address: () => string;
 }
 
+/** Runs handlers one after the other, as Express would for consecutive layers; an error goes to Express's error handler. */
+function chain(handlers: RequestHandler[]): RequestHandler {
+  return (req, res, done) => {
+    const step = (i: number) => (err?: unknown) => {
+      if (err !== undefined && err !== null) return done(err);
+      if (i === handlers.length) return done();
+      try {
+        // As Express 5: a handler's rejected promise is an error too.
+        const result = handlers[i](req, res, step(i + 1)) as unknown;
+        if (result instanceof Promise) result.catch(done);
+      } catch (e) {
+        done(e);
+      }
+    };
+    step(0)();
+  };
+}
+
 /** Express 5 parses the query string again on every read of req.query; parse it once per request. */
 function pinQuery(req: Request, _res: Response, next: NextFunction): void {
   Object.defineProperty(req, 'query', { value: req.query, configurable: true, writable: true });
@@ -38,11 +56,16 @@ export function createApp(deps: AppDeps): express.Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'simple');
-  app.use(pinQuery);
-  for (const m of deps.middleware ?? []) app.use(m);
-  app.use(readBody(maxBodyBytes));
-  // Resources first: they are nearly all the traffic, and each router a request walks past costs it.
-  app.use(resourceRouter(deps.definitions, { registry: deps.registry, watch: deps.watch, patchContentTypes: deps.patchContentTypes }));
+  // The filters every request passes and the resources (nearly all the traffic) as one Express layer: each layer a
+  // request walks through costs it the router's bookkeeping.
+  app.use(
+    chain([
+      pinQuery,
+      ...(deps.middleware ?? []),
+      readBody(maxBodyBytes),
+      resourceRouter(deps.definitions, { registry: deps.registry, watch: deps.watch, patchContentTypes: deps.patchContentTypes }),
+    ]),
+  );
   for (const r of deps.apiRouters ?? []) app.use(r);
   app.use(healthRouter(deps.health));
   app.get('/version', (_req, res) => {
