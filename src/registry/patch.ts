@@ -37,10 +37,12 @@ export async function applyPatch(
     opts,
     subresource,
     false,
-    async (old) => {
-      if (isApply) return applyServerSide(def, old, req, opts, namespace, name, store.now(), subresource);
+    async (old, copy) => {
+      // Apply's merge shares subtrees of the live object with its result, so it works on a copy.
+      if (isApply) return applyServerSide(def, old && copy(), req, opts, namespace, name, store.now(), subresource);
       if (!old) throw errors.notFound(def, name);
-      const current = stripForPatch(old);
+      // The patch applies to the object as a client would have seen it.
+      const current = copy();
       let patched: unknown;
       if (req.type === 'json') patched = applyJsonPatch(current, req.body);
       else if (req.type === 'merge') patched = applyMergePatch(current, req.body);
@@ -58,11 +60,6 @@ export async function applyPatch(
     },
     isApply && !subresource,
   );
-}
-
-/** The object as a client would have seen it: the patch applies to that JSON. */
-function stripForPatch(old: KObject): KObject {
-  return structuredClone(old);
 }
 
 /**

@@ -30,8 +30,13 @@ import type { AdmissionAttributes } from './admission-chain';
 import { ignoreManagedFieldsTimestamps, recordManagedFields } from './managed-fields';
 import { isResetManagedFields } from '../machinery/managed-fields';
 
-/** Produces the new version of an object from the stored one (undefined when absent). */
-export type UpdateFn = (old: KObject | undefined) => Promise<KObject>;
+/**
+ * Produces the new version of an object from the stored one (undefined when
+ * absent). `old` is compared with the result afterwards, so it is never
+ * changed: a producer that edits a copy takes one from `copy()`, decoded
+ * afresh from the stored bytes (cheaper than cloning `old`).
+ */
+export type UpdateFn = (old: KObject | undefined, copy: () => KObject) => Promise<KObject>;
 
 export interface UpdateResult {
   object: KObject;
@@ -210,7 +215,9 @@ export class ResourceStore {
       known = undefined;
       if (!current) {
         if (!createOnMissing) throw errors.notFound(this.ref, name);
-        const obj = await produce(undefined);
+        const obj = await produce(undefined, () => {
+          throw new Error('no stored object to copy');
+        });
         if (obj.metadata.resourceVersion) throw errors.notFound(this.ref, name);
         try {
           return { object: await this.create(namespace, obj, opts), created: true };
@@ -220,7 +227,7 @@ export class ResourceStore {
         }
       }
       const old = decodeKeyValue(def, current);
-      const obj = await produce(structuredClone(old));
+      const obj = await produce(old, () => decodeKeyValue(def, current));
       checkTypeMeta(def, obj);
       const rv = obj.metadata.resourceVersion;
       if (rv && rv !== old.metadata.resourceVersion) throw errors.staleResourceVersion(this.ref, name);
