@@ -25,6 +25,7 @@ import { existsSync } from 'node:fs';
 import { EtcdStorage } from './adapters/etcd';
 import { podCertificateVerifier, WebCryptoAdapter } from './adapters/crypto';
 import { systemClock } from './adapters/clock/system.clock';
+import { systemRandom } from './adapters/random/system.random';
 import { createApp } from './adapters/http';
 import { openApiRouter } from './adapters/http/openapi';
 import { WatchStreamServer, type WatchStreamOptions } from './adapters/http/watch-stream';
@@ -238,6 +239,7 @@ export function assemble(opts: AssembleOptions): Assembled {
     {
       storage,
       clock: systemClock,
+      random: systemRandom,
       crypto: new WebCryptoAdapter(),
       gates,
       authorizer,

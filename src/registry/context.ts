@@ -2,6 +2,7 @@
 import type { StoragePort } from '../ports/storage.port';
 import type { ClockPort } from '../ports/clock.port';
 import type { CryptoPort } from '../ports/crypto.port';
+import type { RandomPort } from '../ports/random.port';
 import type { FeatureGates } from '../machinery/feature-gates';
 import { alwaysAllow, type AuthorizerPort } from '../ports/authorizer.port';
 import type { ResourceDefinition, StrategyContext, UserInfo } from '../machinery/resource-definition';
@@ -10,6 +11,7 @@ import type { AdmissionChain } from './admission-chain';
 export interface RegistryDeps {
   storage: StoragePort;
   clock: ClockPort;
+  random: RandomPort;
   crypto: CryptoPort;
   gates: FeatureGates;
   /** Permission checks of admission; AlwaysAllow when not given. */

@@ -1,12 +1,12 @@
 /** generateName: the prefix cut to 58 characters plus five random consonants and digits, as upstream. */
-import { randomInt } from 'node:crypto';
+import type { RandomPort } from '../ports/random.port';
 
 const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
 const maxPrefix = 58;
 
-export function generateName(prefix: string): string {
+export function generateName(prefix: string, random: RandomPort): string {
   let suffix = '';
-  for (let i = 0; i < 5; i++) suffix += alphabet[randomInt(alphabet.length)];
+  for (let i = 0; i < 5; i++) suffix += alphabet[random.int(alphabet.length)];
   return prefix.slice(0, maxPrefix) + suffix;
 }
 

@@ -9,7 +9,7 @@ import { ResourceDefinition } from '../machinery/resource-definition';
 import { KeyValue, StoragePort } from '../ports/storage.port';
 import { listFromStorage } from './list';
 import { parseResourceVersion, validateListOptions } from './list-options';
-import { compilePredicate, shardSelectorOf } from './predicate';
+import { compilePredicate, shardSelectorOf, type Predicate } from './predicate';
 import { ListOptions } from './request';
 import type { FeatureGates } from '../machinery/feature-gates';
 
@@ -48,9 +48,10 @@ export class StorageReadPath implements ReadPath {
     return kv ? this.decode(def, kv) : undefined;
   }
 
-  async list(def: ResourceDefinition, opts: ListOptions): Promise<KList> {
-    validateListOptions(opts, false);
-    const predicate = compilePredicate(def, opts.labelSelector, opts.fieldSelector, shardSelectorOf(opts, this.gates));
+  /** `compiled`: the predicate of opts, when the caller has validated opts and compiled it already. */
+  async list(def: ResourceDefinition, opts: ListOptions, compiled?: Predicate): Promise<KList> {
+    if (!compiled) validateListOptions(opts, false);
+    const predicate = compiled ?? compilePredicate(def, opts.labelSelector, opts.fieldSelector, shardSelectorOf(opts, this.gates));
     const rv = parseResourceVersion(opts.resourceVersion);
     const match = opts.resourceVersionMatch ?? '';
     const exact = rv > 0 && (match === 'Exact' || (match === '' && !!opts.limit && !opts.continue));

@@ -3,7 +3,6 @@
  * It never asks which kind it serves; per-kind behaviour comes from the
  * definition's strategy and flags.
  */
-import { randomUUID } from 'node:crypto';
 import { errors } from '../machinery/status';
 import { RenderedValue } from '../machinery/field-errors';
 import { KObject, deepEqual } from '../machinery/object';
@@ -121,7 +120,7 @@ export class ResourceStore {
       dryRun: opts.dryRun,
     });
     await admission?.admit(attributes());
-    meta.uid = randomUUID();
+    meta.uid = this.deps.random.uuid();
     meta.creationTimestamp = timestamp(this.deps.clock.now());
     if (def.usesGeneration) meta.generation = 1;
     else delete meta.generation;
@@ -129,7 +128,7 @@ export class ResourceStore {
     def.strategy.prepareForCreate?.(obj, ctx);
     def.strategy.applyDefaults?.(obj, ctx);
     const generate = !meta.name && !!meta.generateName;
-    if (generate) meta.name = generateName(meta.generateName!);
+    if (generate) meta.name = generateName(meta.generateName!, this.deps.random);
     resetManagedFieldsRequest(obj);
     await validateCreate(def, obj, ctx);
     await def.admit?.('create', obj, undefined, undefined, ctx);
@@ -154,7 +153,7 @@ export class ResourceStore {
       } catch (e) {
         if (!(e instanceof KeyExistsError)) throw e;
         if (generate && attempt < generateNameAttempts) {
-          meta.name = generateName(meta.generateName!);
+          meta.name = generateName(meta.generateName!, this.deps.random);
           continue;
         }
         if (generate) throw errors.generateNameExhausted(this.ref, meta.name!);

@@ -81,11 +81,11 @@ export class CachedReadPath implements ReadPath {
     const match = opts.resourceVersionMatch ?? '';
     const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
     const exact = rv > 0 && (match === 'Exact' || (match === '' && limit > 0 && !opts.continue));
-    if (opts.continue || exact) return { from: 'storage', list: await this.direct.list(def, opts) };
+    if (opts.continue || exact) return { from: 'storage', list: await this.direct.list(def, opts, predicate) };
 
     const kind = this.cache.kind(def);
     const timeout = this.cache.options.freshnessTimeoutMs;
-    if (!(await kind.whenInitialized(timeout))) return { from: 'storage', list: await this.direct.list(def, opts) };
+    if (!(await kind.whenInitialized(timeout))) return { from: 'storage', list: await this.direct.list(def, opts, predicate) };
     if (rv > 0) {
       if (!(await kind.waitFor(rv, timeout))) throw errors.tooLargeResourceVersion(rv, kind.revision, 1);
     } else if (opts.resourceVersion !== '0') {

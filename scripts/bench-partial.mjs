@@ -1,0 +1,320 @@
+// `npm run bench`: the server (dist/) on its own etcd, side by side with raw
+// etcd and a bare node:http server, all on 127.0.0.1. Prints a markdown table
+// and writes the same figures to bench/results/latest.json. Bounded: about
+// 2-3 minutes on 2 cores; everything it starts is stopped at the end.
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { cpus, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { startBareServer, startEtcd, startServer, stopAll, sleep } from './bench/procs.mjs';
+import { agent, closedLoop, pool, request, sequential } from './bench/load.mjs';
+import { watchFanOut } from './bench/fanout.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const { Etcd3 } = createRequire(import.meta.url)('etcd3');
+const seconds = Number(process.env.BENCH_SECONDS ?? 3); // per throughput cell
+const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
+const rows = [];
+const results = { startedAt: new Date().toISOString(), node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryBytes: totalmem() };
+const row = (section, what, server, baseline, unit, note = '', cpuUs) => rows.push({ section, what, server, baseline, unit, note, cpuUs });
+
+/** The server process's own CPU seconds (process_cpu_seconds_total), read from /metrics on the plain port. */
+async function serverCpuSeconds(server) {
+  const text = (await request(`${server.url}/metrics`)).body.toString();
+  return Number(/^process_cpu_seconds_total (\S+)$/m.exec(text)?.[1] ?? NaN);
+}
+
+/** Runs a load phase and returns its result with the server's CPU microseconds per request. */
+async function measured(server, phase) {
+  const before = await serverCpuSeconds(server);
+  const result = await phase();
+  const after = await serverCpuSeconds(server);
+  return { ...result, cpuUsPerRequest: result.count ? ((after - before) * 1e6) / result.count : NaN };
+}
+const fmt = (v, digits = 1) => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits) : String(v ?? '—'));
+const cmBody = (name, data) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data });
+
+async function creates(server, etcd) {
+  results.creates = [];
+  const small = { k: 'v'.repeat(100) };
+  for (const c of [1, 16, 64]) {
+    const a = agent(c);
+    const api = await measured(server, () => closedLoop(c, seconds * 1000, async (i) => {
+      const r = await request(`${server.url}/api/v1/namespaces/create-${c}/configmaps`, { method: 'POST', body: cmBody(`cm-${i}`, small), agent: a });
+      if (r.status !== 201) throw new Error(`create: ${r.status}`);
+    }));
+    a.destroy();
+    const value = Buffer.from(cmBody('x', small));
+    const raw = await closedLoop(c, seconds * 1000, async (i) => {
+      const key = `/bench-raw/${c}/${i}`;
+      const res = await etcd.if(key, 'Create', '==', 0).then(etcd.put(key).value(value)).commit();
+      if (!res.succeeded) throw new Error('exists');
+    });
+    results.creates.push({ concurrency: c, api, etcd: raw });
+    row('creates', `creates/s, ${c} client${c > 1 ? 's' : ''}`, api.opsPerSec, raw.opsPerSec, 'ops/s', `API p50 ${fmt(api.p50)} ms, etcd txn p50 ${fmt(raw.p50)} ms`, api.cpuUsPerRequest);
+    log(`creates c=${c}: api ${fmt(api.opsPerSec, 0)}/s, etcd ${fmt(raw.opsPerSec, 0)}/s`);
+  }
+}
+
+async function gets(server) {
+  const base = `${server.url}/api/v1/namespaces/get/configmaps`;
+  await request(base, { method: 'POST', body: cmBody('target', { a: 'b', c: 'd' }) });
+  const url = `${base}/target?resourceVersion=0`;
+  const bytes = (await request(url)).body;
+  const bare = await startBareServer(bytes);
+  const c = 32;
+  const run = async (u) => {
+    const a = agent(c);
+    const r = await closedLoop(c, seconds * 1000, async () => {
+      const res = await request(u, { agent: a });
+      if (res.status !== 200) throw new Error(`get: ${res.status}`);
+    });
+    a.destroy();
+    return r;
+  };
+  const cached = await measured(server, () => run(url));
+  const quorum = await measured(server, () => run(`${base}/target`));
+  const raw = await run(bare.url);
+  await bare.stop();
+  results.gets = { concurrency: c, objectBytes: bytes.length, cache: cached, etcdRead: quorum, bareNodeHttp: raw };
+  row('get', `GETs/s, ${c} clients (RV=0, from cache)`, cached.opsPerSec, raw.opsPerSec, 'ops/s', `vs bare node:http with the same ${bytes.length} bytes; p50 ${fmt(cached.p50, 2)} vs ${fmt(raw.p50, 2)} ms`, cached.cpuUsPerRequest);
+  row('get', `GETs/s, ${c} clients (RV unset, quorum read from etcd)`, quorum.opsPerSec, raw.opsPerSec, 'ops/s', `p50 ${fmt(quorum.p50, 2)} ms`, quorum.cpuUsPerRequest);
+  log(`gets: cache ${fmt(cached.opsPerSec, 0)}/s, etcd ${fmt(quorum.opsPerSec, 0)}/s, bare ${fmt(raw.opsPerSec, 0)}/s`);
+}
+
+/**
+ * The same create and GET loads over HTTPS as a user authenticated by a bearer token and authorized by an RBAC
+ * binding (not system:masters), beside the plain-port figures: what authentication and authorization cost.
+ */
+async function secure(server) {
+  const rbac = `${server.url}/apis/rbac.authorization.svc.io/v1`;
+  const post = async (url, body) => {
+    const r = await request(url, { method: 'POST', body: JSON.stringify(body) });
+    if (r.status !== 201) throw new Error(`setup ${url}: ${r.status} ${r.body}`);
+  };
+  await post(`${rbac}/clusterroles`, { metadata: { name: 'bench-configmaps' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'create'] }] });
+  await post(`${rbac}/namespaces/secure/rolebindings`, {
+    metadata: { name: 'bench-user' },
+    roleRef: { apiGroup: 'rbac.authorization.svc.io', kind: 'ClusterRole', name: 'bench-configmaps' },
+    subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.svc.io', name: 'bench-user' }],
+  });
+  const tls = { ca: readFileSync(join(server.certDir, 'ca.crt')) };
+  const headers = { authorization: `Bearer ${benchToken}` };
+  const base = `${server.secureUrl}/api/v1/namespaces/secure/configmaps`;
+  const c = 16;
+  let a = agent(c, tls);
+  const created = await measured(server, () => closedLoop(c, seconds * 1000, async (i) => {
+    const r = await request(base, { method: 'POST', body: cmBody(`cm-${i}`, { k: 'v'.repeat(100) }), agent: a, headers });
+    if (r.status !== 201) throw new Error(`create: ${r.status}`);
+  }));
+  a.destroy();
+  const g = 32;
+  a = agent(g, tls);
+  const got = await measured(server, () => closedLoop(g, seconds * 1000, async () => {
+    const r = await request(`${base}/cm-0?resourceVersion=0`, { agent: a, headers });
+    if (r.status !== 200) throw new Error(`get: ${r.status}`);
+  }));
+  a.destroy();
+  const plainCreates = results.creates.find((x) => x.concurrency === c)?.api;
+  const plainGets = results.gets.cache;
+  results.secure = { creates: created, gets: got, plainCreates, plainGets };
+  row('secure', `creates/s, ${c} clients, HTTPS + bearer token + RBAC`, created.opsPerSec, plainCreates?.opsPerSec, 'ops/s', `vs the plain port (system:admin); p50 ${fmt(created.p50)} vs ${fmt(plainCreates?.p50)} ms; ${created.errors} errors`, created.cpuUsPerRequest);
+  row('secure', `GETs/s, ${g} clients (RV=0), HTTPS + bearer token + RBAC`, got.opsPerSec, plainGets.opsPerSec, 'ops/s', `vs the plain port; p50 ${fmt(got.p50, 2)} vs ${fmt(plainGets.p50, 2)} ms; ${got.errors} errors`, got.cpuUsPerRequest);
+  log(`secure: creates ${fmt(created.opsPerSec, 0)}/s, gets ${fmt(got.opsPerSec, 0)}/s`);
+}
+
+const benchToken = 'bench-token-0123456789';
+const benchEventsToken = 'bench-events-token-0123456789';
+
+/**
+ * Event storm: 1,000 Events/s (client-go recorder shape, paced open loop) into one namespace from an event
+ * recorder's identity while 16 clients of another user create ConfigMaps, both over HTTPS as non-admin users
+ * (system:masters is exempt from fair queuing, as upstream). The ConfigMap figures beside the quiet HTTPS ones
+ * show whether events starve other kinds.
+ */
+async function eventStorm(server) {
+  const rate = 1000;
+  const rbac = `${server.url}/apis/rbac.authorization.svc.io/v1`;
+  const r = await request(`${rbac}/namespaces/storm/rolebindings`, {
+    method: 'POST',
+    body: JSON.stringify({
+      metadata: { name: 'bench-events' },
+      roleRef: { apiGroup: 'rbac.authorization.svc.io', kind: 'ClusterRole', name: 'bench-events' },
+      subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.svc.io', name: 'bench-events' }],
+    }),
+  });
+  const role = await request(`${rbac}/clusterroles`, { method: 'POST', body: JSON.stringify({ metadata: { name: 'bench-events' }, rules: [{ apiGroups: [''], resources: ['events'], verbs: ['create'] }] }) });
+  if (r.status !== 201 || role.status !== 201) throw new Error(`storm setup: ${r.status} ${role.status}`);
+  const tls = { ca: readFileSync(join(server.certDir, 'ca.crt')) };
+  const eventsUrl = `${server.secureUrl}/api/v1/namespaces/storm/events`;
+  const ev = (i) => JSON.stringify({
+    apiVersion: 'v1', kind: 'Event', metadata: { name: `storm.${i}`, namespace: 'storm' },
+    involvedObject: { kind: 'ConfigMap', namespace: 'storm', name: `cm-${i % 100}`, apiVersion: 'v1' },
+    reason: 'Synced', message: `synced ${i}`, source: { component: 'bench' }, type: 'Normal', count: 1,
+    firstTimestamp: '2026-01-01T00:00:00Z', lastTimestamp: '2026-01-01T00:00:00Z',
+  });
+  const ea = agent(64, tls);
+  const eventHeaders = { authorization: `Bearer ${benchEventsToken}` };
+  let sent = 0;
+  let ok = 0;
+  let refused = 0;
+  let stop = false;
+  const started = performance.now();
+  const inflight = new Set();
+  const pacer = (async () => {
+    while (!stop) {
+      const due = Math.floor(((performance.now() - started) / 1000) * rate);
+      while (sent < due && inflight.size < 256) {
+        const p = request(eventsUrl, { method: 'POST', body: ev(sent++), agent: ea, headers: eventHeaders }).then((res) => {
+          if (res.status === 201) ok++;
+          else if (res.status === 429) refused++;
+        }, () => {});
+        inflight.add(p);
+        void p.finally(() => inflight.delete(p));
+      }
+      await sleep(5);
+    }
+  })();
+  await sleep(500);
+  const c = 16;
+  const a = agent(c, tls);
+  const t0 = performance.now();
+  const [ok0, refused0] = [ok, refused];
+  const api = await closedLoop(c, seconds * 1000, async (i) => {
+    const res = await request(`${server.secureUrl}/api/v1/namespaces/secure/configmaps`, { method: 'POST', body: cmBody(`storm-cm-${i}`, { k: 'v'.repeat(100) }), agent: a, headers: { authorization: `Bearer ${benchToken}` } });
+    if (res.status !== 201) throw new Error(`create: ${res.status}`);
+  });
+  const elapsed = (performance.now() - t0) / 1000;
+  const eventsPerSec = (ok - ok0) / elapsed;
+  const refusedPerSec = (refused - refused0) / elapsed;
+  stop = true;
+  await pacer;
+  await Promise.all(inflight);
+  a.destroy();
+  ea.destroy();
+  const quiet = results.secure?.creates;
+  results.eventStorm = { targetEventsPerSec: rate, eventsPerSec, refusedPerSec, creates: api, quietCreates: quiet };
+  row('events', `creates/s, ${c} clients, HTTPS, beside ${rate} Events/s from another user`, api.opsPerSec, quiet?.opsPerSec, 'ops/s', `vs the same HTTPS load without events; events stored ${fmt(eventsPerSec, 0)}/s, refused (429) ${fmt(refusedPerSec, 0)}/s; create p50 ${fmt(api.p50)} vs ${fmt(quiet?.p50)} ms`);
+  log(`event storm: ${fmt(eventsPerSec, 0)} events/s (${fmt(refusedPerSec, 0)}/s refused), creates ${fmt(api.opsPerSec, 0)}/s`);
+}
+
+async function lists(server, etcd, prefix) {
+  const ns = 'list';
+  const n = 10_000;
+  const data = { payload: 'x'.repeat(1024 - 100) }; // ~1 KiB objects
+  const a = agent(64);
+  const started = performance.now();
+  await pool(n, 64, async (i) => {
+    const r = await request(`${server.url}/api/v1/namespaces/${ns}/configmaps`, { method: 'POST', body: cmBody(`cm-${String(i).padStart(5, '0')}`, data), agent: a });
+    if (r.status !== 201) throw new Error(`create: ${r.status} ${r.body}`);
+  });
+  const loadSeconds = (performance.now() - started) / 1000;
+  const url = `${server.url}/api/v1/namespaces/${ns}/configmaps`;
+  const first = await request(url, { agent: a });
+  // Every namespace also holds the server's kube-root-ca.crt.
+  const items = JSON.parse(first.body).items.filter((i) => i.metadata.name !== 'kube-root-ca.crt').length;
+  if (items !== n) throw new Error(`list returned ${items} items`);
+  const rv = JSON.parse(first.body).metadata.resourceVersion;
+  const consistent = await sequential(20, () => request(url, { agent: a }));
+  const any = await sequential(20, () => request(`${url}?resourceVersion=0`, { agent: a }));
+  const exact = await sequential(10, () => request(`${url}?resourceVersion=${rv}&resourceVersionMatch=Exact`, { agent: a }));
+  const raw = await sequential(20, () => etcd.getAll().prefix(`${prefix}/configmaps/${ns}/`).exec());
+  a.destroy();
+  results.list = { objects: n, responseBytes: first.body.length, loadCreatesPerSec: n / loadSeconds, cacheConsistent: consistent, cacheAny: any, apiFromEtcdExact: exact, etcdRange: raw };
+  row('list', `LIST ${n} × 1 KiB, consistent (RV unset), from cache`, consistent.p50, raw.p50, 'ms p50', `vs etcd range of the same keys; p99 ${fmt(consistent.p99)} ms; ${(first.body.length / 1e6).toFixed(1)} MB`);
+  row('list', `LIST ${n} × 1 KiB, RV=0, from cache`, any.p50, raw.p50, 'ms p50', `p99 ${fmt(any.p99)} ms`);
+  row('list', `LIST ${n} × 1 KiB, Exact RV (server reads etcd)`, exact.p50, raw.p50, 'ms p50', `decode + encode in the server`);
+  log(`list: cache ${fmt(consistent.p50)} ms, etcd ${fmt(raw.p50)} ms (loaded at ${fmt(n / loadSeconds, 0)}/s)`);
+}
+
+async function fanOut(server) {
+  const r = await watchFanOut(server, { watchers: 1000, updates: 100, namespace: 'fanout' });
+  results.watchFanOut = r;
+  row('watch', `fan-out: ${r.watchers} watchers, ${r.updates} updates, p50`, r.p50, '—', 'ms', 'from sending the update until every watcher has it');
+  row('watch', `fan-out: ${r.watchers} watchers, ${r.updates} updates, p99`, r.p99, '—', 'ms', '');
+  log(`fan-out: p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms`);
+}
+
+/** 100,000 small ConfigMaps written straight into etcd, then a fresh server loads them into its cache. */
+async function memory(etcdEndpoint, etcd) {
+  const n = 100_000;
+  const prefix = '/rss';
+  const empty = await startServer(root, etcdEndpoint, ['--etcd-prefix', '/rss-empty']);
+  await sleep(500);
+  const idle = empty.memory();
+  await empty.stop();
+  let jsonBytes = 0;
+  await pool(n / 100, 16, async (b) => {
+    const ops = [];
+    for (let i = b * 100; i < (b + 1) * 100; i++) {
+      const name = `cm-${i}`;
+      const obj = { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name, namespace: 'rss', uid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, creationTimestamp: '2026-01-01T00:00:00Z' }, data: { key: `value-${i}` } };
+      const value = JSON.stringify(obj);
+      jsonBytes += value.length + `,"resourceVersion":"${100000 + i}"`.length;
+      ops.push(etcd.put(`${prefix}/configmaps/rss/${name}`).value(value));
+    }
+    await etcd.if(`${prefix}/none`, 'Create', '==', 0).then(...ops).commit();
+  });
+  const started = performance.now();
+  const loaded = await startServer(root, etcdEndpoint, ['--etcd-prefix', prefix]);
+  const startSeconds = (performance.now() - started) / 1000;
+  await sleep(1000);
+  const mem = loaded.memory();
+  // The server's own view (prom-client defaults): how much of the RSS is live heap and buffers.
+  const metrics = (await request(`${loaded.url}/metrics`)).body.toString();
+  const metric = (name) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(metrics)?.[1] ?? NaN);
+  const heapUsed = metric('nodejs_heap_size_used_bytes');
+  const external = metric('nodejs_external_memory_bytes');
+  const list = await request(`${loaded.url}/api/v1/namespaces/rss/configmaps?resourceVersion=0`);
+  const count = JSON.parse(list.body).items.filter((i) => i.metadata.name !== 'kube-root-ca.crt').length;
+  await loaded.stop();
+  if (count !== n) throw new Error(`the cache holds ${count} of ${n} objects`);
+  results.memory = { objects: n, listed: count, jsonBytes, idleRss: idle.rss, loadedRss: mem.rss, peakRss: mem.peak, heapUsed, external, startToReadySeconds: startSeconds };
+  const mb = (b) => b / 1024 / 1024;
+  row('memory', `RSS with ${n / 1000}k small ConfigMaps (peak)`, mb(mem.peak), mb(jsonBytes), 'MiB', `vs their JSON size; idle server ${fmt(mb(idle.rss))} MiB, now ${fmt(mb(mem.rss))} MiB; ready in ${fmt(startSeconds)} s`);
+  row('memory', `RSS growth per byte of JSON`, (mem.rss - idle.rss) / jsonBytes, 1, '×', `(loaded − idle) / JSON size; V8 heap in use ${fmt(mb(heapUsed))} MiB, buffers ${fmt(mb(external))} MiB (not collected yet)`);
+  log(`memory: peak ${fmt(mb(mem.peak))} MiB for ${fmt(mb(jsonBytes))} MiB of JSON`);
+}
+
+function table() {
+  const lines = ['| section | measurement | server | baseline | unit | server CPU µs/req | note |', '|---|---|---:|---:|---|---:|---|'];
+  for (const r of rows) lines.push(`| ${r.section} | ${r.what} | ${fmt(r.server, 2)} | ${fmt(r.baseline, 2)} | ${r.unit} | ${r.cpuUs === undefined ? '' : fmt(r.cpuUs, 0)} | ${r.note} |`);
+  return lines.join('\n');
+}
+
+async function main() {
+  const deadline = setTimeout(() => {
+    log('over the time budget, stopping');
+    void stopAll().finally(() => process.exit(2));
+  }, 9 * 60_000);
+  deadline.unref();
+  const etcdProc = await startEtcd();
+  log(`etcd at ${etcdProc.endpoint}`);
+  const etcd = new Etcd3({ hosts: etcdProc.endpoint, grpcOptions: { 'grpc.max_receive_message_length': -1 } });
+  try {
+    const tokens = join(mkdtempSync(join(tmpdir(), 'bench-tokens-')), 'tokens.csv');
+    writeFileSync(tokens, `${benchToken},bench-user,bench-uid,bench-group\n${benchEventsToken},bench-events,bench-events-uid,bench-group\n`);
+    const server = await startServer(root, etcdProc.endpoint, ['--token-auth-file', tokens]);
+    log(`server at ${server.url} (pid ${server.pid})`);
+    results.creates = results.creates || []; results.gets = results.gets || { cache: {} };
+    await gets(server);
+    await server.stop();
+  } finally {
+    etcd.close();
+    await stopAll();
+  }
+  results.rows = rows;
+  const out = '/tmp/bench-partial.json';
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\n${table()}\n\n(${results.cpus} × ${results.cpuModel}, Node ${results.node}; figures also in bench/results/latest.json)`);
+}
+
+process.on('SIGINT', () => void stopAll().finally(() => process.exit(130)));
+main().catch(async (e) => {
+  console.error(e);
+  await stopAll();
+  process.exit(1);
+});
