@@ -6,15 +6,8 @@ export function findDuplicateKeys(text: string): string[] {
   return scanDuplicateKeys(text).map((d) => d.path);
 }
 
-/** Duplicates as go-yaml reports them when it reads JSON: `line 3: key "a" already set in map`. */
-export function duplicateKeyLines(text: string): string[] {
-  return scanDuplicateKeys(text).map((d) => `line ${text.slice(0, d.offset).split('\n').length}: key ${JSON.stringify(d.key)} already set in map`);
-}
-
 interface Duplicate {
   path: string;
-  key: string;
-  offset: number;
 }
 
 function scanDuplicateKeys(text: string): Duplicate[] {
@@ -52,12 +45,11 @@ function scanDuplicateKeys(text: string): Duplicate[] {
       expectKey = stack[stack.length - 1]?.keys !== null;
       i++;
     } else if (c === '"') {
-      const offset = i;
       const s = readString();
       const top = stack[stack.length - 1];
       if (expectKey && top && top.keys) {
         const path = top.path ? `${top.path}.${s}` : s;
-        if (top.keys.has(s)) found.push({ path, key: s, offset });
+        if (top.keys.has(s)) found.push({ path });
         top.keys.add(s);
         top.pendingKey = s;
         expectKey = false;

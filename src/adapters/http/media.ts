@@ -4,7 +4,8 @@
  */
 import yaml from 'js-yaml';
 import { errors } from '../../machinery/status';
-import { duplicateKeyLines, findDuplicateKeys } from './json-duplicates';
+import { findDuplicateKeys } from './json-duplicates';
+import { duplicateYamlKeys } from './yaml-duplicates';
 import { jsonDepthExceeds, maxJsonDepth } from './json-depth';
 import { decodeKubernetesProtobuf } from './protobuf';
 
@@ -109,26 +110,13 @@ export function decodeYaml(body: Buffer): DecodedRequestBody {
     if (!/duplicate|duplicated mapping key/i.test(err.message)) throw errors.badRequest(`error decoding YAML: ${err.reason ?? err.message}`);
   }
   // Duplicate keys: keep the last one (as upstream) and report each duplicate.
-  const duplicates: string[] = [];
   let object: unknown;
   try {
     object = yaml.load(text, { json: true, schema: yaml.CORE_SCHEMA });
   } catch (e) {
     throw errors.badRequest(`error decoding YAML: ${(e as yaml.YAMLException).reason ?? (e as Error).message}`);
   }
-  if (text.trimStart().startsWith('{')) return { object, duplicateFields: duplicateKeyLines(text) };
-  const lines = text.split('\n');
-  const seen = new Map<string, number>();
-  lines.forEach((line, i) => {
-    const m = /^(\s*)([^\s#:][^:]*):(\s|$)/.exec(line);
-    if (!m) return;
-    const indent = m[1].length;
-    for (const k of [...seen.keys()]) if (Number(k.split('\u0000')[0]) > indent) seen.delete(k);
-    const id = `${indent}\u0000${m[2].trim()}`;
-    if (seen.has(id)) duplicates.push(`line ${i + 1}: key ${JSON.stringify(m[2].trim())} already set in map`);
-    seen.set(id, i);
-  });
-  return { object, duplicateFields: duplicates };
+  return { object, duplicateFields: duplicateYamlKeys(text) };
 }
 
 /** YAML keys are sorted, as upstream's JSON-to-YAML conversion does. */
