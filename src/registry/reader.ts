@@ -12,6 +12,7 @@ import { parseResourceVersion, validateListOptions } from './list-options';
 import { compilePredicate, shardSelectorOf, type Predicate } from './predicate';
 import { ListOptions } from './request';
 import type { FeatureGates } from '../machinery/feature-gates';
+import type { CacheWatcher } from './watch-cache/cache-watcher';
 
 /** A list whose items are already JSON (the watch cache keeps objects encoded), streamed as is. */
 export interface EncodedList {
@@ -28,6 +29,8 @@ export interface ReadPath {
   getEncoded?(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<Buffer | undefined>;
   /** The same list with items as JSON bytes, when the path has them ready. */
   listEncoded?(def: ResourceDefinition, opts: ListOptions): Promise<EncodedList>;
+  /** A watch from opts.resourceVersion, when the path can serve one (the watch cache does). */
+  watch?(def: ResourceDefinition, opts: ListOptions): Promise<CacheWatcher>;
 }
 
 export class StorageReadPath implements ReadPath {

@@ -16,6 +16,7 @@ import { EncodedList, ReadPath, StorageReadPath } from './reader';
 import { DeleteOptions, FieldValidation, ListOptions, PatchRequest, WriteOptions } from './request';
 import { ResourceStore, UpdateResult } from './store';
 import { applyPatch } from './patch';
+import type { CacheWatcher } from './watch-cache/cache-watcher';
 
 /** A request body as the adapter decoded it, with the duplicate keys it saw. */
 export interface DecodedBody {
@@ -88,6 +89,12 @@ export class Registry {
     if (this.reads.listEncoded) return this.reads.listEncoded(def, opts);
     const { items, ...rest } = await this.reads.list(def, opts);
     return { ...rest, items: items.map((o) => Buffer.from(JSON.stringify(o))) };
+  }
+
+  /** WATCH: the events after opts.resourceVersion, from the read path (the watch cache). */
+  watch(def: ResourceDefinition, opts: ListOptions): Promise<CacheWatcher> {
+    if (!this.reads.watch) throw errors.methodNotAllowed('watch', def);
+    return this.reads.watch(def, opts);
   }
 
   update(def: ResourceDefinition, namespace: string | undefined, name: string, obj: KObject, opts: WriteOptions, subresource?: string): Promise<UpdateResult> {

@@ -17,7 +17,7 @@ import type { ResponseFormat } from './media';
 import type { WatchServer } from './watch';
 import { bookmarkFrame, errorFrame, EventEncoder } from './watch-frames';
 
-/** Where watches come from (the watch cache). */
+/** Where watches come from (the registry). */
 export interface WatchSource {
   watch(def: ResourceDefinition, opts: ListOptions): Promise<CacheWatcher>;
 }

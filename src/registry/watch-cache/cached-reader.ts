@@ -21,6 +21,7 @@ import { compilePredicate, shardSelectorOf } from '../predicate';
 import { EncodedList, ReadPath, StorageReadPath } from '../reader';
 import type { ListOptions } from '../request';
 import type { CachedObject } from './cached-object';
+import type { CacheWatcher } from './cache-watcher';
 import type { WatchCache } from './watch-cache';
 
 type Got = { from: 'cache'; object: CachedObject | undefined } | { from: 'storage'; object: KObject | undefined };
@@ -59,6 +60,10 @@ export class CachedReadPath implements ReadPath {
     if (res.from === 'cache') return res.list;
     const { items, ...rest } = res.list;
     return { ...rest, items: items.map((o) => Buffer.from(JSON.stringify(o))) };
+  }
+
+  watch(def: ResourceDefinition, opts: ListOptions): Promise<CacheWatcher> {
+    return this.cache.watch(def, opts);
   }
 
   private async lookup(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<Got> {
