@@ -26,9 +26,17 @@ export function strategyContext(deps: RegistryDeps, user: UserInfo): StrategyCon
   return { gates: deps.gates, clock: deps.clock, crypto: deps.crypto, user, authorizer: deps.authorizer ?? alwaysAllow };
 }
 
-/** RFC 3339 at second precision, as metav1.Time serializes. */
+let lastSecond = NaN;
+let lastText = '';
+
+/** RFC 3339 at second precision, as metav1.Time serializes (every write stamps one or two; formatted once a second). */
 export function timestamp(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const second = Math.floor(d.getTime() / 1000);
+  if (second !== lastSecond) {
+    lastText = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    lastSecond = second;
+  }
+  return lastText;
 }
 
 export function resourceRef(def: ResourceDefinition) {
