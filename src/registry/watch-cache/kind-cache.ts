@@ -222,8 +222,11 @@ export class KindCache {
 
   private onEvents(events: StorageEvent[]): void {
     const now = Date.now();
+    // One etcd transaction can change several keys at one revision: compare with the revision before the batch
+    // (etcd never splits a revision across responses), not with the event just applied.
+    const applied = this.revision;
     for (const ev of events) {
-      if (ev.modRevision <= this.revision) continue; // already applied (e.g. by a relist)
+      if (ev.modRevision <= applied) continue; // already applied (e.g. by a relist)
       this.apply(ev, now);
       this.revision = ev.modRevision;
     }
