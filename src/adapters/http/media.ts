@@ -39,9 +39,24 @@ function parseAccept(header: string): MediaRange[] {
     .filter((m) => m.type !== '' && m.q > 0);
 }
 
+/** Decisions by Accept header: clients send the same few headers on every request. */
+const negotiated = new Map<string, ResponseFormat>();
+
 /** Picks the response format; throws 406 when nothing acceptable is offered. */
 export function negotiate(accept: string | undefined, opts: { watch?: boolean; list?: boolean } = {}): ResponseFormat {
-  if (!accept || accept.trim() === '') return 'json';
+  if (!accept || accept === JSON_TYPE) return 'json';
+  const key = `${opts.watch ? 'w' : '-'}${opts.list ? 'l' : '-'}${accept}`;
+  let format = negotiated.get(key);
+  if (format === undefined) {
+    format = pick(accept, opts);
+    if (negotiated.size >= 1000) negotiated.clear(); // arbitrary headers cannot grow it without bound
+    negotiated.set(key, format);
+  }
+  return format;
+}
+
+function pick(accept: string, opts: { watch?: boolean; list?: boolean }): ResponseFormat {
+  if (accept.trim() === '') return 'json';
   for (const m of parseAccept(accept)) {
     const { type, params } = m;
     if (type === JSON_TYPE && params.as) {
