@@ -100,12 +100,12 @@ const gcPreload = join(dirname(fileURLToPath(import.meta.url)), 'gc-on-signal.cj
  * `node dist/main.js` on etcd (storage = the endpoint) or on the embedded store (storage = { dataDir }); resolves
  * once /readyz answers ok (so the watch cache is loaded). With { gc: true } the process also gets `--expose-gc` and
  * the benchmark's gc-on-signal preload, and gcMemory() collects garbage in it and resolves with its
- * process.memoryUsage() (rss, heapUsed, external, arrayBuffers…) taken right after.
+ * process.memoryUsage() (rss, heapUsed, external, arrayBuffers…) taken right after. A restart on the same storage
+ * passes the first server's certDir (the servers on one store share their CA).
  */
-export async function startServer(root, storage, extraArgs = [], { gc = false } = {}) {
+export async function startServer(root, storage, extraArgs = [], { gc = false, certDir = mkdtempSync(join(tmpdir(), 'bench-pki-')) } = {}) {
   const port = await freePort();
   const securePort = await freePort();
-  const certDir = mkdtempSync(join(tmpdir(), 'bench-pki-'));
   dirs.add(certDir);
   // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to look inside the server.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
