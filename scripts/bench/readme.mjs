@@ -17,8 +17,8 @@ if (from === -1 || to < from) {
   console.error(`README.md has no ${start} … ${end} section`);
   process.exit(1);
 }
-const machine = `${results.cpus} × ${results.cpuModel}, ${Math.round(results.memoryBytes / 1024 ** 3)} GiB; Node ${results.node.replace(/^v/, '')}; etcd ${results.etcdVersion ?? '?'}`;
-const took = results.durationSeconds ? `, took ${fmt(results.durationSeconds / 60)} min` : '';
-const body = `Run of ${results.startedAt.slice(0, 10)} (${machine}${took}):\n\n${table(results.rows)}\n`;
+const machine = `${results.cpus} × ${results.cpuModel}, ${Math.round(results.memoryBytes / 1024 ** 3)} GiB, shared by etcd, the server and the load generator`;
+const took = results.durationSeconds ? `; the run took ${fmt(results.durationSeconds / 60)} min` : '';
+const body = `Run of ${results.startedAt.slice(0, 10)} (${machine}; Node ${results.node.replace(/^v/, '')}; etcd ${results.etcdVersion ?? '?'}${took}):\n\n${table(results.rows)}\n`;
 writeFileSync(readmePath, `${readme.slice(0, from + start.length)}\n${body}${readme.slice(to)}`);
 console.log(`README.md: benchmark table from the run of ${results.startedAt}`);

@@ -18,16 +18,16 @@ export async function updates(server, etcd, { seconds, row, log }) {
   }
   const a = agent(clients);
   const kinds = {
-    PUT: async (i, l) => {
+    PUTs: async (i, l) => {
       const r = await request(`${base}/cm-${l}`, { method: 'PUT', body: cmBody(`cm-${l}`, data(i), { resourceVersion: rvs[l] }), agent: a });
       if (r.status === 200) rvs[l] = JSON.parse(r.body).metadata.resourceVersion;
       return r;
     },
-    'merge PATCH': (i, l) => request(`${base}/cm-${l}`, {
+    'merge PATCHes': (i, l) => request(`${base}/cm-${l}`, {
       method: 'PATCH', body: JSON.stringify({ data: { n: String(i) } }), agent: a, headers: { 'content-type': 'application/merge-patch+json' },
     }),
     // kubectl and client-go send the applied configuration as JSON, which is YAML too.
-    'server-side apply': (i, l) => request(`${base}/cm-${l}?fieldManager=bench&force=true`, {
+    'server-side applies': (i, l) => request(`${base}/cm-${l}?fieldManager=bench&force=true`, {
       method: 'PATCH', body: cmBody(`cm-${l}`, data(i)), agent: a, headers: { 'content-type': 'application/apply-patch+yaml' },
     }),
   };
@@ -55,7 +55,7 @@ export async function updates(server, etcd, { seconds, row, log }) {
     }
   });
   for (const [kind, r] of Object.entries(api)) {
-    row('update', `${kind}s/s, ${clients} clients, each on its own ConfigMap`, r.opsPerSec, raw.opsPerSec, 'ops/s',
+    row('update', `${kind}/s, ${clients} clients, each on its own ConfigMap`, r.opsPerSec, raw.opsPerSec, 'ops/s',
       `vs etcd read + compare-and-swap txn per update, own key each; p50 ${fmt(r.p50)} vs ${fmt(raw.p50)} ms; ${r.conflicts} conflicts (409), ${r.errors - r.conflicts} other errors`, r.cpuUsPerRequest);
     log(`${kind}: api ${fmt(r.opsPerSec, 0)}/s (${fmt(r.cpuUsPerRequest, 0)} µs CPU), etcd CAS ${fmt(raw.opsPerSec, 0)}/s`);
   }
