@@ -5,13 +5,12 @@
 // README). Bounded: about 5 minutes on 2 cores with BENCH_SECONDS=3;
 // everything it starts is stopped at the end.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { startBareServer, startEtcd, startServer, stopAll, sleep } from './bench/procs.mjs';
+import { scratchDir, startBareServer, startEtcd, startServer, stopAll, sleep } from './bench/procs.mjs';
 import { agent, closedLoop, pool, request, sequential } from './bench/load.mjs';
 import { watchFanOut } from './bench/fanout.mjs';
 import { cmBody, fmt, measured, table } from './bench/report.mjs';
@@ -255,7 +254,7 @@ async function main() {
   log(`etcd at ${etcdProc.endpoint}`);
   const etcd = new Etcd3({ hosts: etcdProc.endpoint, grpcOptions: { 'grpc.max_receive_message_length': -1 } });
   try {
-    const tokens = join(mkdtempSync(join(tmpdir(), 'bench-tokens-')), 'tokens.csv');
+    const tokens = join(scratchDir('bench-tokens-'), 'tokens.csv');
     writeFileSync(tokens, `${benchToken},bench-user,bench-uid,bench-group\n${benchEventsToken},bench-events,bench-events-uid,bench-group\n`);
     const server = await startServer(root, etcdProc.endpoint, ['--token-auth-file', tokens]);
     log(`server at ${server.url} (pid ${server.pid})`);
