@@ -1,16 +1,22 @@
-// `npm run bench`: the server (dist/) on its own etcd, side by side with raw
-// etcd and a bare node:http server, all on 127.0.0.1. Prints a markdown table
-// and writes the same figures to bench/results/latest.json. Bounded: about
-// 2-3 minutes on 2 cores; everything it starts is stopped at the end.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// `npm run bench`: the server (dist/) on its own etcd and on its embedded lmdb
+// store, side by side with raw etcd, raw lmdb and a bare node:http server, all
+// on 127.0.0.1. Prints a markdown table and writes the same figures to
+// bench/results/latest.json (`npm run bench:readme` puts that table into the
+// README). Bounded: about 5 minutes on 2 cores with BENCH_SECONDS=3;
+// everything it starts is stopped at the end.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { startBareServer, startEtcd, startServer, stopAll, sleep } from './bench/procs.mjs';
+import { scratchDir, startBareServer, startEtcd, startServer, stopAll, sleep } from './bench/procs.mjs';
 import { agent, closedLoop, pool, request, sequential } from './bench/load.mjs';
 import { watchFanOut } from './bench/fanout.mjs';
+import { cmBody, fmt, measured, table } from './bench/report.mjs';
+import { updates } from './bench/updates.mjs';
+import { embeddedCreates } from './bench/embedded.mjs';
+import { memory } from './bench/memory.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { Etcd3 } = createRequire(import.meta.url)('etcd3');
@@ -19,22 +25,6 @@ const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
 const rows = [];
 const results = { startedAt: new Date().toISOString(), node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryBytes: totalmem() };
 const row = (section, what, server, baseline, unit, note = '', cpuUs) => rows.push({ section, what, server, baseline, unit, note, cpuUs });
-
-/** The server process's own CPU seconds (process_cpu_seconds_total), read from /metrics on the plain port. */
-async function serverCpuSeconds(server) {
-  const text = (await request(`${server.url}/metrics`)).body.toString();
-  return Number(/^process_cpu_seconds_total (\S+)$/m.exec(text)?.[1] ?? NaN);
-}
-
-/** Runs a load phase and returns its result with the server's CPU microseconds per request. */
-async function measured(server, phase) {
-  const before = await serverCpuSeconds(server);
-  const result = await phase();
-  const after = await serverCpuSeconds(server);
-  return { ...result, cpuUsPerRequest: result.count ? ((after - before) * 1e6) / result.count : NaN };
-}
-const fmt = (v, digits = 1) => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(digits) : String(v ?? '—'));
-const cmBody = (name, data) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data });
 
 async function creates(server, etcd) {
   results.creates = [];
@@ -217,71 +207,39 @@ async function lists(server, etcd, prefix) {
   const items = JSON.parse(first.body).items.filter((i) => i.metadata.name !== 'kube-root-ca.crt').length;
   if (items !== n) throw new Error(`list returned ${items} items`);
   const rv = JSON.parse(first.body).metadata.resourceVersion;
-  const consistent = await sequential(20, () => request(url, { agent: a }));
-  const any = await sequential(20, () => request(`${url}?resourceVersion=0`, { agent: a }));
-  const exact = await sequential(10, () => request(`${url}?resourceVersion=${rv}&resourceVersionMatch=Exact`, { agent: a }));
+  const consistent = await measured(server, () => sequential(20, () => request(url, { agent: a })));
+  const any = await measured(server, () => sequential(20, () => request(`${url}?resourceVersion=0`, { agent: a })));
+  const exact = await measured(server, () => sequential(10, () => request(`${url}?resourceVersion=${rv}&resourceVersionMatch=Exact`, { agent: a })));
   const raw = await sequential(20, () => etcd.getAll().prefix(`${prefix}/configmaps/${ns}/`).exec());
   a.destroy();
   results.list = { objects: n, responseBytes: first.body.length, loadCreatesPerSec: n / loadSeconds, cacheConsistent: consistent, cacheAny: any, apiFromEtcdExact: exact, etcdRange: raw };
-  row('list', `LIST ${n} × 1 KiB, consistent (RV unset), from cache`, consistent.p50, raw.p50, 'ms p50', `vs etcd range of the same keys; p99 ${fmt(consistent.p99)} ms; ${(first.body.length / 1e6).toFixed(1)} MB`);
-  row('list', `LIST ${n} × 1 KiB, RV=0, from cache`, any.p50, raw.p50, 'ms p50', `p99 ${fmt(any.p99)} ms`);
-  row('list', `LIST ${n} × 1 KiB, Exact RV (server reads etcd)`, exact.p50, raw.p50, 'ms p50', `decode + encode in the server`);
+  row('list', `LIST ${n} × 1 KiB, consistent (RV unset), from cache`, consistent.p50, raw.p50, 'ms p50', `vs etcd range of the same keys; p99 ${fmt(consistent.p99)} ms; ${(first.body.length / 1e6).toFixed(1)} MB`, consistent.cpuUsPerRequest);
+  row('list', `LIST ${n} × 1 KiB, RV=0, from cache`, any.p50, raw.p50, 'ms p50', `p99 ${fmt(any.p99)} ms`, any.cpuUsPerRequest);
+  row('list', `LIST ${n} × 1 KiB, Exact RV (server reads etcd)`, exact.p50, raw.p50, 'ms p50', `decode + encode in the server`, exact.cpuUsPerRequest);
   log(`list: cache ${fmt(consistent.p50)} ms, etcd ${fmt(raw.p50)} ms (loaded at ${fmt(n / loadSeconds, 0)}/s)`);
 }
 
+/**
+ * Each watcher holds a socket here and one in the server, so the open-file limit that both processes inherit
+ * (`ulimit -n`) bounds the number: 10,000 unless the limit leaves less (the row then names the number used).
+ */
+function watchersThatFit(wanted) {
+  const limit = Number(execFileSync('sh', ['-c', 'ulimit -n']).toString().trim());
+  const fit = Number.isFinite(limit) ? Math.min(wanted, limit - 1000) : wanted;
+  if (fit < wanted) log(`ulimit -n is ${limit}: ${fit} watchers instead of ${wanted}`);
+  return Math.max(fit, 100);
+}
+
 async function fanOut(server) {
-  const r = await watchFanOut(server, { watchers: 1000, updates: 100, namespace: 'fanout' });
-  results.watchFanOut = r;
-  row('watch', `fan-out: ${r.watchers} watchers, ${r.updates} updates, p50`, r.p50, '—', 'ms', 'from sending the update until every watcher has it');
-  row('watch', `fan-out: ${r.watchers} watchers, ${r.updates} updates, p99`, r.p99, '—', 'ms', '');
-  log(`fan-out: p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms`);
-}
-
-/** 100,000 small ConfigMaps written straight into etcd, then a fresh server loads them into its cache. */
-async function memory(etcdEndpoint, etcd) {
-  const n = 100_000;
-  const prefix = '/rss';
-  const empty = await startServer(root, etcdEndpoint, ['--etcd-prefix', '/rss-empty']);
-  await sleep(500);
-  const idle = empty.memory();
-  await empty.stop();
-  let jsonBytes = 0;
-  await pool(n / 100, 16, async (b) => {
-    const ops = [];
-    for (let i = b * 100; i < (b + 1) * 100; i++) {
-      const name = `cm-${i}`;
-      const obj = { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name, namespace: 'rss', uid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, creationTimestamp: '2026-01-01T00:00:00Z' }, data: { key: `value-${i}` } };
-      const value = JSON.stringify(obj);
-      jsonBytes += value.length + `,"resourceVersion":"${100000 + i}"`.length;
-      ops.push(etcd.put(`${prefix}/configmaps/rss/${name}`).value(value));
-    }
-    await etcd.if(`${prefix}/none`, 'Create', '==', 0).then(...ops).commit();
-  });
-  const started = performance.now();
-  const loaded = await startServer(root, etcdEndpoint, ['--etcd-prefix', prefix]);
-  const startSeconds = (performance.now() - started) / 1000;
-  await sleep(1000);
-  const mem = loaded.memory();
-  // The server's own view (prom-client defaults): how much of the RSS is live heap and buffers.
-  const metrics = (await request(`${loaded.url}/metrics`)).body.toString();
-  const metric = (name) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(metrics)?.[1] ?? NaN);
-  const heapUsed = metric('nodejs_heap_size_used_bytes');
-  const external = metric('nodejs_external_memory_bytes');
-  const list = await request(`${loaded.url}/api/v1/namespaces/rss/configmaps?resourceVersion=0`);
-  const count = JSON.parse(list.body).items.filter((i) => i.metadata.name !== 'kube-root-ca.crt').length;
-  await loaded.stop();
-  if (count !== n) throw new Error(`the cache holds ${count} of ${n} objects`);
-  results.memory = { objects: n, listed: count, jsonBytes, idleRss: idle.rss, loadedRss: mem.rss, peakRss: mem.peak, heapUsed, external, startToReadySeconds: startSeconds };
-  const mb = (b) => b / 1024 / 1024;
-  row('memory', `RSS with ${n / 1000}k small ConfigMaps (peak)`, mb(mem.peak), mb(jsonBytes), 'MiB', `vs their JSON size; idle server ${fmt(mb(idle.rss))} MiB, now ${fmt(mb(mem.rss))} MiB; ready in ${fmt(startSeconds)} s`);
-  row('memory', `RSS growth per byte of JSON`, (mem.rss - idle.rss) / jsonBytes, 1, '×', `(loaded − idle) / JSON size; V8 heap in use ${fmt(mb(heapUsed))} MiB, buffers ${fmt(mb(external))} MiB (not collected yet)`);
-  log(`memory: peak ${fmt(mb(mem.peak))} MiB for ${fmt(mb(jsonBytes))} MiB of JSON`);
-}
-
-function table() {
-  const lines = ['| section | measurement | server | baseline | unit | server CPU µs/req | note |', '|---|---|---:|---:|---|---:|---|'];
-  for (const r of rows) lines.push(`| ${r.section} | ${r.what} | ${fmt(r.server, 2)} | ${fmt(r.baseline, 2)} | ${r.unit} | ${r.cpuUs === undefined ? '' : fmt(r.cpuUs, 0)} | ${r.note} |`);
-  return lines.join('\n');
+  results.watchFanOut = [];
+  for (const [watchers, updates] of [[1000, 100], [watchersThatFit(10_000), 100]]) {
+    const r = await watchFanOut(server, { watchers, updates, namespace: `fanout-${watchers}` });
+    results.watchFanOut.push(r);
+    const cpu = `server CPU per update, delivered to all ${r.watchers}; the watchers' own reading (this process) ${fmt(r.clientCpuUsPerUpdate / 1000)} ms CPU per update`;
+    row('watch', `fan-out: ${r.watchers} watchers, ${r.updates} updates, p50`, r.p50, '—', 'ms', `from sending the update until every watcher has it; ${cpu}; opened in ${fmt(r.openSeconds)} s`, r.cpuUsPerUpdate);
+    row('watch', `fan-out: ${r.watchers} watchers, ${r.updates} updates, p99`, r.p99, '—', 'ms', '');
+    log(`fan-out ${watchers}: p50 ${fmt(r.p50)} ms, p99 ${fmt(r.p99)} ms, ${fmt(r.cpuUsPerUpdate, 0)} µs CPU per update`);
+  }
 }
 
 async function main() {
@@ -290,11 +248,13 @@ async function main() {
     void stopAll().finally(() => process.exit(2));
   }, 9 * 60_000);
   deadline.unref();
+  const began = performance.now();
+  results.etcdVersion = /etcd Version: (\S+)/.exec(execFileSync('etcd', ['--version']).toString())?.[1];
   const etcdProc = await startEtcd();
   log(`etcd at ${etcdProc.endpoint}`);
   const etcd = new Etcd3({ hosts: etcdProc.endpoint, grpcOptions: { 'grpc.max_receive_message_length': -1 } });
   try {
-    const tokens = join(mkdtempSync(join(tmpdir(), 'bench-tokens-')), 'tokens.csv');
+    const tokens = join(scratchDir('bench-tokens-'), 'tokens.csv');
     writeFileSync(tokens, `${benchToken},bench-user,bench-uid,bench-group\n${benchEventsToken},bench-events,bench-events-uid,bench-group\n`);
     const server = await startServer(root, etcdProc.endpoint, ['--token-auth-file', tokens]);
     log(`server at ${server.url} (pid ${server.pid})`);
@@ -303,19 +263,22 @@ async function main() {
     await secure(server);
     await eventStorm(server);
     await lists(server, etcd, '/registry');
+    results.updates = await updates(server, etcd, { seconds, row, log });
     await fanOut(server);
     results.serverPeakRss = server.memory().peak;
     await server.stop();
-    await memory(etcdProc.endpoint, etcd);
+    results.embeddedCreates = await embeddedCreates(root, { seconds, row, log });
+    Object.assign(results, await memory(root, etcdProc.endpoint, etcd, { row, log }));
   } finally {
     etcd.close();
     await stopAll();
   }
+  results.durationSeconds = (performance.now() - began) / 1000;
   results.rows = rows;
   const out = join(root, 'bench/results/latest.json');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
-  console.log(`\n${table()}\n\n(${results.cpus} × ${results.cpuModel}, Node ${results.node}; figures also in bench/results/latest.json)`);
+  console.log(`\n${table(rows)}\n\n(${results.cpus} × ${results.cpuModel}, Node ${results.node}, etcd ${results.etcdVersion}; ${fmt(results.durationSeconds / 60)} min; figures also in bench/results/latest.json, \`npm run bench:readme\` puts them into the README)`);
 }
 
 process.on('SIGINT', () => void stopAll().finally(() => process.exit(130)));

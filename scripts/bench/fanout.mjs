@@ -1,21 +1,28 @@
-// Watch fan-out: many concurrent watchers on one collection; for each update,
-// the time from sending it until every watcher has received its event.
+// Watch fan-out: many concurrent watchers on one collection, each on its own
+// HTTP/1.1 connection; for each update, the time from sending it until every
+// watcher has received its event (so the watchers' reading, in this process on
+// the same cores, is part of the figure).
 import http from 'node:http';
-import { percentile, request } from './load.mjs';
+import { percentile, pool, request } from './load.mjs';
+import { serverCpuSeconds } from './report.mjs';
 
-/** Opens n watches; resolves once every one has its response headers (the watch is established). */
-async function openWatchers(url, n) {
+/**
+ * Opens n watches, at most `opening` connecting at a time (the server's listen backlog is 511); resolves once
+ * every one has its response headers (the watch is established).
+ */
+async function openWatchers(url, n, opening = 200) {
   const received = new Int32Array(n);
   const reached = []; // reached[k] = watchers that have seen k events
   const waiters = new Map();
   const requests = [];
+  const keepAlive = new http.Agent({ keepAlive: true, maxSockets: Infinity }); // one socket per watcher, as clients do
   const onEvent = (i) => {
     const k = ++received[i];
     reached[k] = (reached[k] ?? 0) + 1;
     if (reached[k] === n) waiters.get(k)?.();
   };
-  await Promise.all(Array.from({ length: n }, (_, i) => new Promise((resolve, reject) => {
-    const req = http.get(url, { agent: false, headers: { accept: 'application/json' } }, (res) => {
+  await pool(n, opening, (i) => new Promise((resolve, reject) => {
+    const req = http.get(url, { agent: keepAlive, headers: { accept: 'application/json' } }, (res) => {
       if (res.statusCode !== 200) return reject(new Error(`watch answered ${res.statusCode}`));
       res.on('data', (chunk) => {
         // Events are newline-terminated; counting newlines is enough and keeps the client cheap.
@@ -26,7 +33,7 @@ async function openWatchers(url, n) {
     });
     req.on('error', reject);
     requests.push(req);
-  })));
+  }));
   return {
     /** Resolves when all watchers have seen k events (rejects after timeoutMs). */
     allReached: (k, timeoutMs) => (reached[k] ?? 0) === n ? Promise.resolve() : new Promise((resolve, reject) => {
@@ -36,7 +43,10 @@ async function openWatchers(url, n) {
         resolve();
       });
     }),
-    close: () => requests.forEach((r) => r.destroy()),
+    close: () => {
+      requests.forEach((r) => r.destroy());
+      keepAlive.destroy();
+    },
   };
 }
 
@@ -44,18 +54,25 @@ export async function watchFanOut(server, { watchers, updates, namespace }) {
   const base = `${server.url}/api/v1/namespaces/${namespace}/configmaps`;
   const created = await request(base, { method: 'POST', body: JSON.stringify({ metadata: { name: 'hot' }, data: { n: '0' } }) });
   const rv = JSON.parse(created.body).metadata.resourceVersion;
+  const opened = performance.now();
   const w = await openWatchers(`${base}?watch=1&resourceVersion=${rv}`, watchers);
+  const openSeconds = (performance.now() - opened) / 1000;
   const latencies = [];
+  let cpu;
   try {
+    const serverBefore = await serverCpuSeconds(server);
+    const here = process.cpuUsage();
     for (let k = 1; k <= updates; k++) {
       const t = performance.now();
       const patch = request(`${base}/hot`, { method: 'PATCH', body: JSON.stringify({ data: { n: String(k) } }), headers: { 'content-type': 'application/merge-patch+json' } });
-      await Promise.all([patch, w.allReached(k, 15_000)]);
+      await Promise.all([patch, w.allReached(k, 30_000)]);
       latencies.push(performance.now() - t);
     }
+    const used = process.cpuUsage(here);
+    cpu = { server: (((await serverCpuSeconds(server)) - serverBefore) * 1e6) / updates, client: (used.user + used.system) / updates };
   } finally {
     w.close();
   }
   latencies.sort((a, b) => a - b);
-  return { watchers, updates, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return { watchers, updates, openSeconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), cpuUsPerUpdate: cpu.server, clientCpuUsPerUpdate: cpu.client };
 }

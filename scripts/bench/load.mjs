@@ -28,7 +28,10 @@ export function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-/** Runs fn(i) from `concurrency` loops until durationMs has passed; ops/s and latency percentiles (ms). */
+/**
+ * Runs fn(i, loop) from `concurrency` loops until durationMs has passed (i counts calls across loops, loop is the
+ * caller's index 0..concurrency-1); ops/s and latency percentiles (ms).
+ */
 export async function closedLoop(concurrency, durationMs, fn) {
   let next = 0;
   let errors = 0;
@@ -36,11 +39,11 @@ export async function closedLoop(concurrency, durationMs, fn) {
   const start = performance.now();
   const end = start + durationMs;
   await Promise.all(
-    Array.from({ length: concurrency }, async () => {
+    Array.from({ length: concurrency }, async (_, loop) => {
       while (performance.now() < end) {
         const t = performance.now();
         try {
-          await fn(next++);
+          await fn(next++, loop);
           latencies.push(performance.now() - t);
         } catch {
           errors++;
@@ -53,7 +56,7 @@ export async function closedLoop(concurrency, durationMs, fn) {
   return { opsPerSec: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, count: latencies.length };
 }
 
-/** fn repeated n times, one at a time: latency percentiles (ms). */
+/** fn repeated n times, one at a time: latency percentiles (ms) and the count. */
 export async function sequential(n, fn) {
   const latencies = [];
   for (let i = 0; i < n; i++) {
@@ -62,7 +65,7 @@ export async function sequential(n, fn) {
     latencies.push(performance.now() - t);
   }
   latencies.sort((a, b) => a - b);
-  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), count: n };
 }
 
 /** Runs tasks with at most `concurrency` in flight. */

@@ -4,7 +4,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const children = new Set();
 const dirs = new Set();
@@ -68,8 +69,7 @@ async function waitHttp(url, proc, what, timeoutMs = 30_000) {
 export async function startEtcd() {
   const binary = (process.env.PATH ?? '').split(delimiter).map((d) => join(d, 'etcd')).find((p) => existsSync(p));
   if (!binary) throw new Error('etcd is not installed: apt-get install etcd-server');
-  const dataDir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'bench-etcd-'));
-  dirs.add(dataDir);
+  const dataDir = scratchDir('bench-etcd-');
   const [client, peer] = [await freePort(), await freePort()];
   const endpoint = `http://127.0.0.1:${client}`;
   const peerUrl = `http://127.0.0.1:${peer}`;
@@ -87,20 +87,63 @@ export async function startEtcd() {
   return { ...proc, endpoint };
 }
 
-/** `node dist/main.js` against etcd; resolves once /readyz answers ok (so the watch cache is loaded). */
-export async function startServer(root, etcdEndpoint, extraArgs = []) {
+/** A fresh directory for data, on tmpfs when there is one (as etcd's), removed by stopAll(). */
+export function scratchDir(prefix) {
+  const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), prefix));
+  dirs.add(dir);
+  return dir;
+}
+
+const gcPreload = join(dirname(fileURLToPath(import.meta.url)), 'gc-on-signal.cjs');
+
+/**
+ * `node dist/main.js` on etcd (storage = the endpoint) or on the embedded store (storage = { dataDir }); resolves
+ * once /readyz answers ok (so the watch cache is loaded). With { gc: true } the process also gets `--expose-gc` and
+ * the benchmark's gc-on-signal preload, and gcMemory() collects garbage in it and resolves with its
+ * process.memoryUsage() (rss, heapUsed, external, arrayBuffers…) taken right after. A restart on the same storage
+ * passes the first server's certDir (the servers on one store share their CA).
+ */
+export async function startServer(root, storage, extraArgs = [], { gc = false, certDir = mkdtempSync(join(tmpdir(), 'bench-pki-')) } = {}) {
   const port = await freePort();
   const securePort = await freePort();
-  const certDir = mkdtempSync(join(tmpdir(), 'bench-pki-'));
   dirs.add(certDir);
   // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to look inside the server.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, join(root, 'dist/main.js'), '--etcd-servers', etcdEndpoint, '--port', String(port),
-    '--secure-port', String(securePort), '--cert-dir', certDir, '--etcd-compaction-interval', '0', '--log-level', 'warn', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+  if (gc) nodeArgs.push('--expose-gc', '--require', gcPreload);
+  const storageArgs = typeof storage === 'string' ? ['--etcd-servers', storage, '--etcd-compaction-interval', '0'] : ['--data-dir', storage.dataDir];
+  const child = spawn(process.execPath, [...nodeArgs, join(root, 'dist/main.js'), ...storageArgs, '--port', String(port),
+    '--secure-port', String(securePort), '--cert-dir', certDir, '--log-level', 'warn', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
   const proc = track(child);
+  const gcReports = gc ? reportsOf(child.stderr) : undefined;
   const url = `http://127.0.0.1:${port}`;
   await waitHttp(`${url}/readyz`, proc, 'server', 120_000);
-  return { ...proc, url, port, secureUrl: `https://127.0.0.1:${securePort}`, certDir, memory: () => memoryOf(child.pid) };
+  const gcMemory = async () => {
+    if (!gcReports) throw new Error('server started without { gc: true }');
+    const report = gcReports.next();
+    child.kill('SIGUSR2');
+    return report;
+  };
+  return { ...proc, url, port, secureUrl: `https://127.0.0.1:${securePort}`, certDir, memory: () => memoryOf(child.pid), gcMemory };
+}
+
+/** The gc-on-signal preload's reports, one per signal, in order. */
+function reportsOf(stream) {
+  let text = '';
+  const waiting = [];
+  stream.on('data', (d) => {
+    text += d;
+    for (let m = /\[bench-gc\] (\{.*\})\n/.exec(text); m; m = /\[bench-gc\] (\{.*\})\n/.exec(text)) {
+      text = text.slice(m.index + m[0].length);
+      waiting.shift()?.resolve(JSON.parse(m[1]));
+    }
+    if (text.length > 65536) text = text.slice(-4096);
+  });
+  return {
+    next: () => new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no gc report from the server within 30 s')), 30_000);
+      waiting.push({ resolve: (v) => (clearTimeout(timer), resolve(v)) });
+    }),
+  };
 }
 
 /** A bare node:http server answering every request with the same bytes. */
