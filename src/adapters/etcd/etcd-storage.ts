@@ -59,6 +59,8 @@ export class EtcdStorage implements StoragePort {
         'grpc.keepalive_timeout_ms': 10_000,
         // A page of large objects easily exceeds grpc-js's 4 MiB default (kube-apiserver lifts it too).
         'grpc.max_receive_message_length': -1,
+        // Channelz keeps per-call statistics nobody reads here; off, each etcd call costs about a sixth less CPU.
+        'grpc.enable_channelz': 0,
       },
       // With one endpoint there is nowhere to fail over to: the library's per-host circuit
       // breaker would only keep every call (and watch) failing for 5 s after etcd is back.
@@ -265,10 +267,12 @@ function raceTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => T): Pr
 
 type HostPolicy = ReturnType<NonNullable<NonNullable<IOptions['faultHandling']>['host']>>;
 
+/** Never aborted, and shared: the library passes it along without listening to it. */
+const neverAborted = new AbortController().signal;
+
 /** A cockatiel-shaped policy that just runs the call (the library only calls execute()). */
 const passThroughPolicy = {
-  execute: async <T>(fn: (context: { signal: AbortSignal }) => PromiseLike<T> | T): Promise<T> =>
-    fn({ signal: new AbortController().signal }),
+  execute: async <T>(fn: (context: { signal: AbortSignal }) => PromiseLike<T> | T): Promise<T> => fn({ signal: neverAborted }),
 } as unknown as HostPolicy;
 
 export function openEtcdStorage(options: EtcdStorageOptions): EtcdStorage {
