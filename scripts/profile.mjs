@@ -32,7 +32,8 @@ const body = (name, size = 100) => JSON.stringify({ apiVersion: 'v1', kind: 'Con
 const a = agent(32);
 if (scenario === 'get') await request(base, { method: 'POST', body: body('target') });
 if (scenario === 'list') await pool(2000, 32, (i) => request(base, { method: 'POST', body: body(`cm-${i}`, 900), agent: a }));
-const result = await closedLoop(scenario === 'list' ? 4 : scenario === 'get' ? 32 : 16, seconds * 1000, async (i) => {
+const clients = Number(process.env.PROFILE_CLIENTS ?? (scenario === 'list' ? 4 : scenario === 'get' ? 32 : 16));
+const result = await closedLoop(clients, seconds * 1000, async (i) => {
   const r = scenario === 'create' ? await request(base, { method: 'POST', body: body(`c-${i}`), agent: a })
     : scenario === 'get' ? await request(`${base}/target?resourceVersion=0`, { agent: a })
     : await request(`${base}?resourceVersion=0`, { agent: a });
