@@ -110,8 +110,7 @@ function auditRequest(trail: AuditTrail, req: Request, res: Response, attrs: Aut
     const status = parsed && typeof parsed === 'object' && (parsed as { kind?: string }).kind === 'Status' ? (parsed as ResponseFacts['status']) : undefined;
     record.complete({ code: res.statusCode, status, responseObject: record.level === 'RequestResponse' ? parsed : undefined });
   };
-  res.on('finish', complete);
-  res.on('close', complete);
+  res.on('close', complete); // after 'finish', or alone when the client went away
   return record;
 }
 
@@ -176,8 +175,7 @@ export function accessFilter(deps: AccessDeps): RequestHandler {
           queues.leave();
         } else if (ticket.withdraw()) clearTimeout(timer);
       };
-      res.on('finish', finished);
-      res.on('close', finished);
+      res.on('close', finished); // after 'finish', or alone when the client went away
       if (started) return proceed();
       timer = setTimeout(() => {
         if (ticket.withdraw()) sendError(req, res, errors.tooManyRequests('Too many requests, please try again later.', 1));

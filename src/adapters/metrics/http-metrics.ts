@@ -116,7 +116,7 @@ export function metricsMiddleware(metrics: ApiMetrics, log: RequestLog, slowSeco
         latencyMs: Math.round(seconds * 1e6) / 1e3,
       });
     };
-    res.on('finish', finish);
+    // 'close' follows 'finish' (a tick later) and also comes when the client goes away first: one listener covers both.
     res.on('close', finish);
     next();
   };
