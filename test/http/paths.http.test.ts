@@ -4,18 +4,9 @@
  * words, trailing and doubled slashes, escapes, HEAD and methods not allowed.
  */
 import { startTestServer, TestServer } from '../support/test-server';
+import { call as callUrl } from '../watch/harness';
 
-async function call(s: TestServer, method: string, path: string, body?: unknown) {
-  const res = await fetch(s.url + path, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(5000) });
-  const text = await res.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, json };
-}
+const call = (s: TestServer, method: string, path: string, body?: unknown) => callUrl(s.url, method, path, body);
 
 describe('resource paths', () => {
   let s: TestServer;
