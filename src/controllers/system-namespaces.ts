@@ -85,12 +85,11 @@ async function exists(registry: Registry, name: string): Promise<boolean> {
   }
 }
 
-/** Namespaces of every stored namespaced object, from the watch cache. */
+/** Namespaces of every stored namespaced object, from the watch cache's keys (decoding every object would cost a copy of the cache). */
 async function namespacesInUse(registry: Registry): Promise<Set<string>> {
   const used = new Set<string>();
   for (const def of registry.definitions.filter((d) => d.namespaced)) {
-    const list = await registry.list(def, { resourceVersion: '0' });
-    for (const o of list.items) if (o.metadata.namespace) used.add(o.metadata.namespace);
+    for (const ns of await registry.namespacesInUse(def)) if (ns) used.add(ns);
   }
   return used;
 }

@@ -8,6 +8,7 @@ import { KList, KObject } from '../machinery/object';
 import { ResourceDefinition } from '../machinery/resource-definition';
 import { KeyValue, StoragePort } from '../ports/storage.port';
 import { listFromStorage } from './list';
+import { resourcePrefix } from './keys';
 import { parseResourceVersion, validateListOptions } from './list-options';
 import { compilePredicate, shardSelectorOf, type Predicate } from './predicate';
 import { ListOptions } from './request';
@@ -19,7 +20,14 @@ export interface EncodedList {
   apiVersion: string;
   kind: string;
   metadata: KList['metadata'];
-  items: Buffer[];
+  /** The items' JSON joined by commas, in pieces (one piece may hold many items). */
+  body: Buffer[];
+}
+
+/** A decoded list as an EncodedList (for read paths that have no bytes ready). */
+export function encodeList(list: KList): EncodedList {
+  const { items, ...rest } = list;
+  return { ...rest, body: items.map((o, i) => Buffer.from(i ? `,${JSON.stringify(o)}` : JSON.stringify(o))) };
 }
 
 export interface ReadPath {
@@ -31,6 +39,13 @@ export interface ReadPath {
   listEncoded?(def: ResourceDefinition, opts: ListOptions): Promise<EncodedList>;
   /** A watch from opts.resourceVersion, when the path can serve one (the watch cache does). */
   watch?(def: ResourceDefinition, opts: ListOptions): Promise<CacheWatcher>;
+  /** The namespaces that hold objects of a namespaced kind (as a LIST at RV "0" would see them), read from keys. */
+  namespaces(def: ResourceDefinition): Promise<Set<string>>;
+}
+
+/** The namespace segment of a namespaced object's key (`<prefix><namespace>/<name>`). */
+export function namespaceOfKey(prefix: string, key: string): string {
+  return key.slice(prefix.length, key.indexOf('/', prefix.length));
 }
 
 export class StorageReadPath implements ReadPath {
@@ -49,6 +64,20 @@ export class StorageReadPath implements ReadPath {
       if (min > current) throw errors.tooLargeResourceVersion(min, current, 0);
     }
     return kv ? this.decode(def, kv) : undefined;
+  }
+
+  async namespaces(def: ResourceDefinition): Promise<Set<string>> {
+    const prefix = resourcePrefix(def);
+    const found = new Set<string>();
+    let revision = 0;
+    let startKey: string | undefined;
+    for (;;) {
+      const page = await this.storage.range(prefix, { revision, limit: 10_000, startKey });
+      revision = page.revision;
+      for (const kv of page.items) found.add(namespaceOfKey(prefix, kv.key));
+      if (!page.more || page.items.length === 0) return found;
+      startKey = `${page.items[page.items.length - 1].key}\u0000`;
+    }
   }
 
   /** `compiled`: the predicate of opts, when the caller has validated opts and compiled it already. */

@@ -12,7 +12,7 @@ import { decodeKeyValue } from './codec';
 import { RegistryDeps } from './context';
 import { deleteObject, DeleteResult } from './delete';
 import { objectKey } from './keys';
-import { EncodedList, ReadPath, StorageReadPath } from './reader';
+import { EncodedList, encodeList, ReadPath, StorageReadPath } from './reader';
 import { DeleteOptions, FieldValidation, ListOptions, PatchRequest, WriteOptions } from './request';
 import { ResourceStore, UpdateResult } from './store';
 import { applyPatch } from './patch';
@@ -84,11 +84,15 @@ export class Registry {
     return bytes;
   }
 
+  /** The namespaces that hold objects of a namespaced kind, without decoding any object. */
+  namespacesInUse(def: ResourceDefinition): Promise<Set<string>> {
+    return this.reads.namespaces(def);
+  }
+
   /** LIST with items as JSON bytes, for streaming responses. */
   async listEncoded(def: ResourceDefinition, opts: ListOptions): Promise<EncodedList> {
     if (this.reads.listEncoded) return this.reads.listEncoded(def, opts);
-    const { items, ...rest } = await this.reads.list(def, opts);
-    return { ...rest, items: items.map((o) => Buffer.from(JSON.stringify(o))) };
+    return encodeList(await this.reads.list(def, opts));
   }
 
   /** WATCH: the events after opts.resourceVersion, from the read path (the watch cache). */

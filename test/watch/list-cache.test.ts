@@ -1,5 +1,7 @@
 /** GET and LIST served by the watch cache, on both backends. */
-import { encodeForStorage } from '../../src/registry/codec';
+import { decodeKeyValue, encodeForStorage } from '../../src/registry/codec';
+import { objectKey } from '../../src/registry/keys';
+import { StorageReadPath } from '../../src/registry/reader';
 import { backends, call, CacheServer, cm, startCacheServer } from './harness';
 
 const ns = 'lists';
@@ -118,6 +120,23 @@ describe.each(backends)('list and get from the watch cache (%s)', (backend) => {
     const bad = await call(s.url, 'GET', `${base}?shardSelector=${encodeURIComponent('shardRange(object.metadata.name, 1, 2)')}`);
     expect(bad.status).toBe(400);
     expect(bad.json.message).toMatch(/^invalid shardSelector: /);
+  });
+
+  test('metadata.name across namespaces finds the object in each namespace only', async () => {
+    await call(s.url, 'POST', '/api/v1/namespaces/other/configmaps', cm('b'));
+    await call(s.url, 'POST', '/api/v1/namespaces/other/configmaps', cm('bb'));
+    const r = await call(s.url, 'GET', '/api/v1/configmaps?fieldSelector=metadata.name%3Db&resourceVersion=0');
+    expect(r.json.items.map((i: any) => `${i.metadata.namespace}/${i.metadata.name}`).sort()).toEqual(['lists/b', 'other/b']);
+  });
+
+  test('the namespaces in use come from the cached keys', async () => {
+    await call(s.url, 'POST', '/api/v1/namespaces/ns-in-use/configmaps', cm('x'));
+    const def = s.registry.definitions.find((d) => d.plural === 'configmaps' && !d.group)!;
+    await call(s.url, 'GET', '/api/v1/configmaps');
+    const used = await s.registry.namespacesInUse(def);
+    expect(used).toContain('lists');
+    expect(used).toContain('ns-in-use');
+    expect(await new StorageReadPath(s.storage, objectKey, decodeKeyValue).namespaces(def)).toEqual(used);
   });
 
   test('a large list streams as valid JSON', async () => {

@@ -1,13 +1,16 @@
 /**
- * A list whose items are JSON bytes already, written item by item: the
- * response is never built as one string, and a large one streams in chunks
- * that respect socket backpressure.
+ * A list whose items are JSON bytes already, written as they are: the
+ * response is never built as one string or one buffer. Small pieces are
+ * gathered into chunks (one write per item would cost more than the copy),
+ * big ones go out as they are, and a large list streams with the socket's
+ * backpressure.
  */
 import type { Response } from 'express';
 import type { EncodedList } from '../../registry/reader';
 
 const chunkBytes = 64 * 1024;
-const comma = Buffer.from(',');
+/** A piece this big is written without copying it into a chunk. */
+const directBytes = 16 * 1024;
 const tail = Buffer.from(']}');
 
 function head(list: EncodedList): Buffer {
@@ -17,30 +20,36 @@ function head(list: EncodedList): Buffer {
 }
 
 export async function sendEncodedList(res: Response, list: EncodedList): Promise<void> {
+  const first = head(list);
+  let total = first.length + tail.length;
+  for (const piece of list.body) total += piece.length;
   res.status(200).setHeader('Content-Type', 'application/json');
-  let total = 0;
-  for (const item of list.items) total += item.length + 1;
+  res.setHeader('Content-Length', total);
   if (total <= chunkBytes) {
-    const parts: Buffer[] = [head(list)];
-    list.items.forEach((item, i) => (i ? parts.push(comma, item) : parts.push(item)));
-    parts.push(tail);
-    res.end(Buffer.concat(parts));
+    res.end(Buffer.concat([first, ...list.body, tail], total));
     return;
   }
-  let parts: Buffer[] = [head(list)];
-  let size = parts[0].length;
-  for (let i = 0; i < list.items.length; i++) {
-    if (i) parts.push(comma);
-    parts.push(list.items[i]);
-    size += list.items[i].length + 1;
-    if (size >= chunkBytes) {
-      if (!(await write(res, Buffer.concat(parts)))) return;
-      parts = [];
-      size = 0;
+  let batch: Buffer[] = [first];
+  let size = first.length;
+  const flush = async (): Promise<boolean> => {
+    const chunk = batch.length === 1 ? batch[0] : Buffer.concat(batch, size);
+    batch = [];
+    size = 0;
+    return write(res, chunk);
+  };
+  for (const piece of list.body) {
+    if (piece.length >= directBytes) {
+      if (size && !(await flush())) return;
+      if (!(await write(res, piece))) return;
+      continue;
     }
+    batch.push(piece);
+    size += piece.length;
+    if (size >= chunkBytes && !(await flush())) return;
   }
-  parts.push(tail);
-  res.end(Buffer.concat(parts));
+  batch.push(tail);
+  size += tail.length;
+  res.end(batch.length === 1 ? batch[0] : Buffer.concat(batch, size));
 }
 
 /** Writes a chunk; when the socket pushes back, waits for drain (false if the client went away). */

@@ -85,6 +85,7 @@ const hasGcFinalizer = (o: KObject) => !!o.metadata.deletionTimestamp && !!o.met
 
 /** One pass; true while some owner still waits for its dependents. */
 async function pass(registry: Registry, log: Log, stopped: () => boolean): Promise<boolean> {
+  if (!(await mayHaveOwners(registry))) return false;
   // Consistent lists: a dependent created just before its owner's deletion must not be missed.
   const all = await listAll(registry);
   const owners = all.filter((i) => hasGcFinalizer(i.obj));
@@ -119,6 +120,21 @@ async function pass(registry: Registry, log: Log, stopped: () => boolean): Promi
     }
   }
   return waiting;
+}
+
+/**
+ * Whether some object may be an owner waiting for the collector, judged from
+ * the cached JSON: most passes find none, and decoding every object of every
+ * kind for that (a pass runs at start and every 30 s) would cost a copy of the
+ * whole cache in garbage. A false positive only means a full pass.
+ */
+async function mayHaveOwners(registry: Registry): Promise<boolean> {
+  const marks = ['"deletionTimestamp"', `"${orphanFinalizer}"`, `"${foregroundFinalizer}"`];
+  const lists = await Promise.all(registry.definitions.map((def) => registry.listEncoded(def, {})));
+  return lists.some((list) => {
+    const has = (mark: string) => list.body.some((piece) => piece.includes(mark));
+    return has(marks[0]) && (has(marks[1]) || has(marks[2]));
+  });
 }
 
 async function listAll(registry: Registry): Promise<Item[]> {

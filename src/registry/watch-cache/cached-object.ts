@@ -1,49 +1,52 @@
 /**
  * One object as the cache holds it: its JSON bytes (with resourceVersion
- * set, ready to be written to a socket) and the few attributes selectors
- * need. The decoded object is dropped after ingest to keep memory near the
- * JSON size; name and namespace are read back from the key.
+ * set, ready to be written to a socket) in a slab, and the few attributes
+ * selectors need. The decoded object is dropped after ingest to keep memory
+ * near the JSON size; name and namespace are read back from the key.
  */
 import type { ResourceDefinition } from '../../machinery/resource-definition';
 import type { KObject } from '../../machinery/object';
 import { decodeStored } from '../codec';
 import type { FieldReader } from '../predicate';
+import { SlabWriter } from './byte-slab';
 
 const noFields: Readonly<Record<string, string | undefined>> = Object.freeze({});
-
-/**
- * Object bytes are packed into slabs of our own. Node's shared Buffer pool
- * would interleave them with short-lived allocations (HTTP, gRPC), and one
- * live object would then pin a whole 8 KiB pool page of garbage.
- */
-const slabSize = 64 * 1024;
-let slab = Buffer.allocUnsafeSlow(slabSize);
-let slabOffset = 0;
-
-export function packBytes(json: string): Buffer {
-  const length = Buffer.byteLength(json);
-  if (length > slabSize / 8) return Buffer.from(json);
-  if (slabOffset + length > slab.length) {
-    slab = Buffer.allocUnsafeSlow(slabSize);
-    slabOffset = 0;
-  }
-  slab.write(json, slabOffset);
-  const bytes = slab.subarray(slabOffset, slabOffset + length);
-  slabOffset += length;
-  return bytes;
-}
+const writer = new SlabWriter();
 
 export class CachedObject {
   constructor(
     readonly key: string,
     /** modRevision: the object's resourceVersion. */
     readonly rev: number,
-    readonly bytes: Buffer,
+    /** The bytes are slab[start, start + size), followed by a comma (see byte-slab.ts). */
+    readonly slab: Buffer,
+    readonly start: number,
+    readonly size: number,
     readonly labels: Readonly<Record<string, string>> | undefined,
-    readonly uid: string | undefined,
+    /** The uid, or where its characters sit in the bytes (see uidRef). */
+    private readonly uidAt: string | number | undefined,
     /** Values of the kind's own field selectors. */
     readonly fields: Readonly<Record<string, string | undefined>>,
   ) {}
+
+  /** A cached object of the given bytes (tests and callers outside the ingest path). */
+  static of(key: string, rev: number, json: string, labels?: Record<string, string>, uid?: string, fields = noFields): CachedObject {
+    writer.write(json);
+    const { slab, start, size } = writer;
+    return new CachedObject(key, rev, slab, start, size, labels, uidRef(slab, start, size, uid), fields);
+  }
+
+  /** A view of the JSON bytes (allocates; lists copy from the slab instead). */
+  get bytes(): Buffer {
+    return this.slab.subarray(this.start, this.start + this.size);
+  }
+
+  get uid(): string | undefined {
+    const at = this.uidAt;
+    if (typeof at !== 'number') return at;
+    const from = this.start + Math.floor(at / 256);
+    return this.slab.toString('latin1', from, from + (at % 256));
+  }
 
   get name(): string {
     return this.key.slice(this.key.lastIndexOf('/') + 1);
@@ -56,7 +59,7 @@ export class CachedObject {
   }
 
   decode(): KObject {
-    return JSON.parse(this.bytes.toString('utf8')) as KObject;
+    return JSON.parse(this.slab.toString('utf8', this.start, this.start + this.size)) as KObject;
   }
 
   /** The same object with another resourceVersion (DELETED events carry the deletion revision). */
@@ -66,6 +69,18 @@ export class CachedObject {
     obj.metadata.resourceVersion = String(rev);
     return Buffer.from(JSON.stringify(obj));
   }
+}
+
+/**
+ * An ASCII uid is not kept as a string of its own (about 60 bytes of heap):
+ * its characters are in the object's JSON already, so the cache keeps their
+ * offset and length packed in one small integer and reads them back.
+ */
+function uidRef(slab: Buffer, start: number, size: number, uid: string | undefined): string | number | undefined {
+  if (uid === undefined || uid.length === 0 || uid.length > 255 || !/^[\x20-\x7e]+$/.test(uid)) return uid;
+  const at = slab.indexOf(uid, start, 'latin1');
+  if (at < 0 || at + uid.length > start + size || at - start >= 1 << 22) return uid;
+  return (at - start) * 256 + uid.length;
 }
 
 /** Builds the cached form of a stored value; throws CorruptObjectError on bad bytes. */
@@ -79,21 +94,58 @@ export function cacheObject(def: ResourceDefinition, key: string, value: Buffer,
     fields = f;
   }
   const labels = obj.metadata.labels && Object.keys(obj.metadata.labels).length ? obj.metadata.labels : undefined;
-  return new CachedObject(key, rev, packBytes(JSON.stringify(obj)), labels, obj.metadata.uid, fields);
+  return CachedObject.of(key, rev, JSON.stringify(obj), labels, obj.metadata.uid, fields);
 }
 
-/** Field reader over a cached object, for Predicate.matchesAttributes. */
-export function fieldReader(def: ResourceDefinition, o: CachedObject): FieldReader {
-  return (field) => {
+/**
+ * Field reader over cached objects, for Predicate.matchesAttributes: one per
+ * list or watch, pointed at each object in turn (a closure per object would
+ * be garbage for every object a selector looks at).
+ */
+export class CachedFields {
+  private current: CachedObject | undefined;
+  readonly read: FieldReader = (field) => {
+    const o = this.current!;
     switch (field) {
       case 'metadata.name':
         return o.name;
       case 'metadata.namespace':
-        return def.namespaced ? o.namespace : '';
+        return this.def.namespaced ? o.namespace : '';
       case 'metadata.uid':
         return o.uid;
       default:
         return o.fields[field];
     }
   };
+
+  constructor(private readonly def: ResourceDefinition) {}
+
+  of(o: CachedObject): FieldReader {
+    this.current = o;
+    return this.read;
+  }
+}
+
+/**
+ * The objects' JSON joined by commas, as slices of their slabs: objects that
+ * sit next to each other in a slab (each followed by its comma) go out as one
+ * slice, so a list of objects loaded together costs a few slices, not one per item.
+ */
+export function joinedBytes(objects: readonly CachedObject[]): Buffer[] {
+  const out: Buffer[] = [];
+  let slab: Buffer | undefined;
+  let from = 0;
+  let to = 0;
+  for (const o of objects) {
+    if (o.slab === slab && o.start === to) {
+      to += o.size + 1;
+      continue;
+    }
+    if (slab) out.push(slab.subarray(from, to));
+    slab = o.slab;
+    from = o.start;
+    to = from + o.size + 1;
+  }
+  if (slab) out.push(slab.subarray(from, to - 1)); // the last one without its comma
+  return out;
 }

@@ -6,7 +6,8 @@
  *    "0" → cache, limit ignored; N → cache once it reached N; unset →
  *    consistent read: storage's current revision, wait for the cache to get
  *    there, answer from memory (fall back to storage after 3 s).
- * Lists from the cache hand out the stored JSON bytes of each item.
+ * Lists from the cache hand out the cached JSON bytes, as slices of the slabs
+ * they live in (no per-item encoding or copying).
  */
 import { errors } from '../../machinery/status';
 import type { KList, KObject } from '../../machinery/object';
@@ -18,14 +19,15 @@ import { objectKey, resourcePrefix } from '../keys';
 import { listFromStorage } from '../list';
 import { parseResourceVersion, validateListOptions } from '../list-options';
 import { compilePredicate, shardSelectorOf } from '../predicate';
-import { EncodedList, ReadPath, StorageReadPath } from '../reader';
+import { EncodedList, encodeList, ReadPath, StorageReadPath } from '../reader';
 import type { ListOptions } from '../request';
-import type { CachedObject } from './cached-object';
+import { type CachedObject, joinedBytes } from './cached-object';
 import type { CacheWatcher } from './cache-watcher';
 import type { WatchCache } from './watch-cache';
 
 type Got = { from: 'cache'; object: CachedObject | undefined } | { from: 'storage'; object: KObject | undefined };
-type Listed = { from: 'cache'; list: EncodedList & { objects: CachedObject[] } } | { from: 'storage'; list: KList };
+type CachedList = Omit<KList, 'items'> & { objects: CachedObject[] };
+type Listed = { from: 'cache'; list: CachedList } | { from: 'storage'; list: KList };
 
 export class CachedReadPath implements ReadPath {
   private readonly direct: StorageReadPath;
@@ -51,15 +53,21 @@ export class CachedReadPath implements ReadPath {
   async list(def: ResourceDefinition, opts: ListOptions): Promise<KList> {
     const res = await this.select(def, opts);
     if (res.from === 'storage') return res.list;
-    const { objects, items: _items, ...rest } = res.list;
+    const { objects, ...rest } = res.list;
     return { ...rest, items: objects.map((o) => o.decode()) };
   }
 
   async listEncoded(def: ResourceDefinition, opts: ListOptions): Promise<EncodedList> {
     const res = await this.select(def, opts);
-    if (res.from === 'cache') return res.list;
-    const { items, ...rest } = res.list;
-    return { ...rest, items: items.map((o) => Buffer.from(JSON.stringify(o))) };
+    if (res.from === 'storage') return encodeList(res.list);
+    const { objects, ...rest } = res.list;
+    return { ...rest, body: joinedBytes(objects) };
+  }
+
+  async namespaces(def: ResourceDefinition): Promise<Set<string>> {
+    const kind = this.cache.kind(def);
+    if (!(await kind.whenInitialized(this.cache.options.freshnessTimeoutMs))) return this.direct.namespaces(def);
+    return kind.namespaces();
   }
 
   watch(def: ResourceDefinition, opts: ListOptions): Promise<CacheWatcher> {
@@ -102,7 +110,7 @@ export class CachedReadPath implements ReadPath {
     const revision = kind.revision;
     const scope = this.cache.matcher(def, predicate, opts.namespace);
     const head = { apiVersion: apiVersionOf(def), kind: def.listKind };
-    if (!scope) return { from: 'cache', list: { ...head, metadata: { resourceVersion: String(revision) }, items: [], objects: [] } };
+    if (!scope) return { from: 'cache', list: { ...head, metadata: { resourceVersion: String(revision) }, objects: [] } };
     // RV "0" ignores limit, as upstream's cache does.
     const pageLimit = opts.resourceVersion === '0' ? 0 : limit;
     const page = kind.list(scope.prefix, scope.match, pageLimit);
@@ -113,6 +121,6 @@ export class CachedReadPath implements ReadPath {
       const remaining = page.total - page.items.length;
       if (predicate.empty && remaining > 0) metadata.remainingItemCount = remaining;
     }
-    return { from: 'cache', list: { ...head, metadata, items: page.items.map((o) => o.bytes), objects: page.items } };
+    return { from: 'cache', list: { ...head, metadata, objects: page.items } };
   }
 }

@@ -17,8 +17,8 @@ export class CacheEvent {
   private frames?: Partial<Record<ChangeType, Buffer>>;
   /** Bytes this event keeps alive: the object (or, for DELETED, the last state) and its frames. */
   bytes: number;
-  /** Told when a frame adds to `bytes` (set by the log that holds the event). */
-  onGrow: ((bytes: number) => void) | undefined;
+  /** The log that holds the event and counts its bytes (unset once the event is dropped). */
+  holder: EventLog | undefined;
 
   constructor(
     readonly type: ChangeType,
@@ -30,7 +30,7 @@ export class CacheEvent {
     readonly prev: CachedObject | undefined,
     readonly time: number,
   ) {
-    this.bytes = (object ?? prev)?.bytes.length ?? 0;
+    this.bytes = (object ?? prev)?.size ?? 0;
   }
 
   /** `{"type":T,"object":...}\n` where DELETED carries the last state at the deletion revision. */
@@ -41,7 +41,7 @@ export class CacheEvent {
     const frame = Buffer.concat([framePrefix[type], body, frameSuffix]);
     (this.frames ??= {})[type] = frame;
     this.bytes += frame.length;
-    this.onGrow?.(frame.length);
+    this.holder?.grew(frame.length);
     return frame;
   }
 }
@@ -120,10 +120,13 @@ export class EventLog {
     this.events.push(event);
     this.held += event.bytes;
     this.budget?.charge(event.bytes);
-    event.onGrow = (n) => {
-      this.held += n;
-      this.budget?.charge(n);
-    };
+    event.holder = this;
+  }
+
+  /** An event of this log encoded another frame. */
+  grew(bytes: number): void {
+    this.held += bytes;
+    this.budget?.charge(bytes);
   }
 
   /** First sequence whose event has rev > rev (endSeq when none). */
@@ -165,7 +168,7 @@ export class EventLog {
     for (let j = this.head; j < i; j++) {
       const ev = this.events[j];
       freed += ev.bytes;
-      ev.onGrow = undefined;
+      ev.holder = undefined;
       (this.events as (CacheEvent | undefined)[])[j] = undefined;
     }
     this.held -= freed;

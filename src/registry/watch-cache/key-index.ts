@@ -64,9 +64,8 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export function lowerBound(keys: string[], key: string): number {
-  let lo = 0;
-  let hi = keys.length;
+/** First index in [lo, hi) whose key is not below key (hi when none). */
+export function lowerBound(keys: string[], key: string, lo = 0, hi = keys.length): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (keys[mid] < key) lo = mid + 1;

@@ -13,7 +13,8 @@ import type { KeyValue, StorageEvent, StoragePort, WatchHandle } from '../../por
 import { resourcePrefix } from '../keys';
 import { CachedObject, cacheObject } from './cached-object';
 import { CacheEvent, EventLog } from './event-log';
-import { KeyIndex, prefixEnd } from './key-index';
+import { KeyIndex, lowerBound, prefixEnd } from './key-index';
+import { namespaceOfKey } from '../reader';
 import type { WatchCacheOptions } from './options';
 import { diffToEvents, listAll } from './resync';
 import { Freshness } from './freshness';
@@ -117,6 +118,19 @@ export class KindCache {
       }
     }
     return { items, hasMore, total: to - from };
+  }
+
+  /** Namespaces with objects of this (namespaced) kind: one step per namespace over the sorted keys. */
+  namespaces(): Set<string> {
+    const found = new Set<string>();
+    const { keys, from, to } = this.keys.range(this.prefix, prefixEnd(this.prefix));
+    for (let i = from; i < to; ) {
+      const ns = namespaceOfKey(this.prefix, keys[i]);
+      found.add(ns);
+      // '0' follows '/': the first key past every `<prefix><ns>/...`.
+      i = lowerBound(keys, `${this.prefix}${ns}0`, i, to);
+    }
+    return found;
   }
 
   addWatcher(w: WatcherHandle): void {

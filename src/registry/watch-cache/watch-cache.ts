@@ -17,7 +17,7 @@ import { listPrefix } from '../keys';
 import { parseResourceVersion, validateListOptions } from '../list-options';
 import { compilePredicate, Predicate, shardSelectorOf } from '../predicate';
 import type { ListOptions } from '../request';
-import { CachedObject, fieldReader } from './cached-object';
+import { CachedFields, CachedObject } from './cached-object';
 import { CacheWatcher } from './cache-watcher';
 import { KindCache, Logger } from './kind-cache';
 import { defaultWatchCacheOptions, WatchCacheOptions } from './options';
@@ -89,7 +89,11 @@ export class WatchCache {
     if (def.namespaced && namespace && predicate.namespace && namespace !== predicate.namespace) return undefined;
     const ns = def.namespaced ? (namespace ?? predicate.namespace) : undefined;
     const prefix = listPrefix(def, ns);
-    const match = predicate.empty ? () => true : (o: CachedObject) => predicate.matchesAttributes(o.labels, fieldReader(def, o));
+    if (predicate.empty) return { prefix, match: () => true };
+    const fields = new CachedFields(def);
+    // metadata.name=x across namespaces: most keys fail on their last segment, before any field is read.
+    const suffix = predicate.name === undefined ? undefined : `/${predicate.name}`;
+    const match = (o: CachedObject) => (suffix === undefined || o.key.endsWith(suffix)) && predicate.matchesAttributes(o.labels, fields.of(o));
     return { prefix, match };
   }
 

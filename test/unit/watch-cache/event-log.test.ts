@@ -5,7 +5,7 @@ import { KeyIndex } from '../../../src/registry/watch-cache/key-index';
 import { CachedObject } from '../../../src/registry/watch-cache/cached-object';
 import { diffToEvents } from '../../../src/registry/watch-cache/resync';
 
-const obj = (key: string, rev: number) => new CachedObject(key, rev, Buffer.from(`{"metadata":{"name":"x","resourceVersion":"${rev}"}}`), undefined, undefined, {});
+const obj = (key: string, rev: number) => CachedObject.of(key, rev, `{"metadata":{"name":"x","resourceVersion":"${rev}"}}`);
 const put = (rev: number, time = 0) => new CacheEvent('ADDED', rev, `/k/${rev}`, obj(`/k/${rev}`, rev), undefined, time);
 
 describe('EventLog', () => {
@@ -46,7 +46,7 @@ describe('EventLog', () => {
 
 describe('HistoryBudget', () => {
   const big = (key: string, rev: number, time: number, size: number) =>
-    new CacheEvent('MODIFIED', rev, key, new CachedObject(key, rev, Buffer.alloc(size, 'x'), undefined, undefined, {}), undefined, time);
+    new CacheEvent('MODIFIED', rev, key, CachedObject.of(key, rev, 'x'.repeat(size)), undefined, time);
 
   test('the histories of all kinds hold at most the budget; the oldest events go first', () => {
     const budget = new HistoryBudget(1000);

@@ -1,0 +1,64 @@
+/** Cached objects: bytes in slabs, uids read back from the bytes, lists joined from slab slices. */
+import { CachedObject, joinedBytes } from '../../../src/registry/watch-cache/cached-object';
+import { SlabWriter } from '../../../src/registry/watch-cache/byte-slab';
+
+const json = (name: string, extra = '') => `{"metadata":{"name":"${name}","uid":"uid-${name}"${extra}}}`;
+const cached = (name: string, extra = '') => CachedObject.of(`/things/${name}`, 1, json(name, extra), undefined, `uid-${name}`);
+const parsedList = (objects: CachedObject[]) => JSON.parse(`[${Buffer.concat(joinedBytes(objects)).toString()}]`);
+
+describe('CachedObject', () => {
+  test('objects written one after another go out as one slice, with commas between them', () => {
+    const objects = ['a', 'b', 'c'].map((n) => cached(n));
+    expect(joinedBytes(objects)).toHaveLength(1);
+    expect(parsedList(objects).map((o: any) => o.metadata.name)).toEqual(['a', 'b', 'c']);
+  });
+
+  test('objects out of slab order, a skipped one and a big one still join into valid JSON', () => {
+    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((n) => cached(n));
+    const big = cached('big', `,"note":"${'x'.repeat(20_000)}"`);
+    const objects = [d, a, c, big, b];
+    expect(parsedList(objects).map((o: any) => o.metadata.name)).toEqual(['d', 'a', 'c', 'big', 'b']);
+    expect(parsedList([big])[0].metadata.note).toHaveLength(20_000);
+    expect(joinedBytes([])).toEqual([]);
+  });
+
+  test('bytes, decode and the uid read back what was written', () => {
+    const o = cached('x', ',"labels":{"a":"ü"}');
+    expect(o.bytes.toString()).toBe(json('x', ',"labels":{"a":"ü"}'));
+    expect(o.decode().metadata.labels).toEqual({ a: 'ü' });
+    expect(o.uid).toBe('uid-x');
+    expect(o.size).toBe(Buffer.byteLength(json('x', ',"labels":{"a":"ü"}')));
+  });
+
+  test('a uid that is not plain ASCII, or not in the bytes as written, is kept as given', () => {
+    const odd = CachedObject.of('/things/o', 1, '{"metadata":{"name":"o","uid":"ü-1"}}', undefined, 'ü-1');
+    expect(odd.uid).toBe('ü-1');
+    const missing = CachedObject.of('/things/m', 1, '{"metadata":{"name":"m"}}', undefined, 'elsewhere');
+    expect(missing.uid).toBe('elsewhere');
+    expect(CachedObject.of('/things/n', 1, '{"metadata":{"name":"n"}}').uid).toBeUndefined();
+  });
+
+  test('a DELETED frame carries the deletion revision', () => {
+    const o = CachedObject.of('/things/r', 3, '{"metadata":{"name":"r","resourceVersion":"3"}}');
+    expect(o.bytesAt(3)).toEqual(o.bytes);
+    expect(JSON.parse(o.bytesAt(9).toString()).metadata.resourceVersion).toBe('9');
+  });
+});
+
+describe('SlabWriter', () => {
+  test('packs objects into one slab, each followed by a comma; a new slab when full; big objects alone', () => {
+    const w = new SlabWriter();
+    w.write('{"a":1}');
+    const first = { slab: w.slab, start: w.start, size: w.size };
+    w.write('{"b":2}');
+    expect(w.slab).toBe(first.slab);
+    expect(w.start).toBe(first.start + first.size + 1);
+    expect(first.slab.toString('utf8', first.start, w.start + w.size + 1)).toBe('{"a":1},{"b":2},');
+    w.write(`"${'y'.repeat(10_000)}"`);
+    expect(w.slab).not.toBe(first.slab);
+    expect(w.slab.length).toBe(10_003);
+    for (let i = 0; i < 20; i++) w.write(`"${'z'.repeat(5000)}"`);
+    expect(w.slab).not.toBe(first.slab);
+    expect(w.slab.toString('utf8', w.start, w.start + w.size)).toBe(`"${'z'.repeat(5000)}"`);
+  });
+});
