@@ -11,6 +11,13 @@ import type { EncodedList } from '../../registry/reader';
 const chunkBytes = 64 * 1024;
 /** A piece this big is written without copying it into a chunk. */
 const directBytes = 16 * 1024;
+/**
+ * How much may wait in the socket's queue before we wait for it to drain:
+ * more than the stream's own mark, so that the kernel always has the next
+ * bytes at hand; pieces are views of cached bytes, so queueing them costs
+ * little memory.
+ */
+const queueBytes = 1024 * 1024;
 const tail = Buffer.from(']}');
 
 function head(list: EncodedList): Buffer {
@@ -52,10 +59,11 @@ export async function sendEncodedList(res: Response, list: EncodedList): Promise
   res.end(batch.length === 1 ? batch[0] : Buffer.concat(batch, size));
 }
 
-/** Writes a chunk; when the socket pushes back, waits for drain (false if the client went away). */
+/** Writes a chunk; once much is queued, waits for the socket to drain (false if the client went away). */
 function write(res: Response, chunk: Buffer): Promise<boolean> {
   if (res.destroyed) return Promise.resolve(false);
-  if (res.write(chunk)) return Promise.resolve(true);
+  res.write(chunk);
+  if (res.writableLength < queueBytes) return Promise.resolve(true);
   return new Promise((resolve) => {
     const onDrain = () => settle(true);
     const onClose = () => settle(false);

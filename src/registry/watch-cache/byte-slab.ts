@@ -13,11 +13,15 @@ const slabSize = 64 * 1024;
 const maxPacked = slabSize / 8;
 const comma = 0x2c;
 
+export const slabBytes = slabSize;
+
 export class SlabWriter {
   /** Where the last write went: its bytes are slab[start, start + size), then a comma. */
   slab: Buffer;
   start = 0;
   size = 0;
+  /** Bytes written so far, commas included. */
+  written = 0;
   private current: Buffer;
   private free = 0;
 
@@ -27,23 +31,33 @@ export class SlabWriter {
 
   write(json: string): void {
     const size = Buffer.byteLength(json);
+    this.reserve(size);
+    this.slab.write(json, this.start);
+    this.slab[this.start + size] = comma;
+  }
+
+  /** Writes a copy of src[start, start + size). */
+  copy(src: Buffer, start: number, size: number): void {
+    this.reserve(size);
+    src.copy(this.slab, this.start, start, start + size);
+    this.slab[this.start + size] = comma;
+  }
+
+  /** Points slab/start/size at room for size bytes and a comma. */
+  private reserve(size: number): void {
+    this.written += size + 1;
+    this.size = size;
     if (size + 1 > maxPacked) {
-      this.place(Buffer.allocUnsafeSlow(size + 1), 0, json, size);
+      this.slab = Buffer.allocUnsafeSlow(size + 1);
+      this.start = 0;
       return;
     }
     if (this.free + size + 1 > slabSize) {
       this.current = Buffer.allocUnsafeSlow(slabSize);
       this.free = 0;
     }
-    this.place(this.current, this.free, json, size);
+    this.slab = this.current;
+    this.start = this.free;
     this.free += size + 1;
-  }
-
-  private place(slab: Buffer, at: number, json: string, size: number): void {
-    slab.write(json, at);
-    slab[at + size] = comma;
-    this.slab = slab;
-    this.start = at;
-    this.size = size;
   }
 }

@@ -11,7 +11,8 @@ import type { FieldReader } from '../predicate';
 import { SlabWriter } from './byte-slab';
 
 const noFields: Readonly<Record<string, string | undefined>> = Object.freeze({});
-const writer = new SlabWriter();
+/** Slabs for objects made outside a kind's cache (tests, one-off callers). */
+const loose = new SlabWriter();
 
 export class CachedObject {
   constructor(
@@ -29,11 +30,17 @@ export class CachedObject {
     readonly fields: Readonly<Record<string, string | undefined>>,
   ) {}
 
-  /** A cached object of the given bytes (tests and callers outside the ingest path). */
-  static of(key: string, rev: number, json: string, labels?: Record<string, string>, uid?: string, fields = noFields): CachedObject {
+  /** A cached object of the given JSON, written by `writer` (the kind's slabs). */
+  static of(key: string, rev: number, json: string, labels?: Record<string, string>, uid?: string, fields = noFields, writer = loose): CachedObject {
     writer.write(json);
     const { slab, start, size } = writer;
     return new CachedObject(key, rev, slab, start, size, labels, uidRef(slab, start, size, uid), fields);
+  }
+
+  /** The same object with its bytes copied by `writer` (compaction). */
+  copyTo(writer: SlabWriter): CachedObject {
+    writer.copy(this.slab, this.start, this.size);
+    return new CachedObject(this.key, this.rev, writer.slab, writer.start, this.size, this.labels, this.uidAt, this.fields);
   }
 
   /** A view of the JSON bytes (allocates; lists copy from the slab instead). */
@@ -84,7 +91,7 @@ function uidRef(slab: Buffer, start: number, size: number, uid: string | undefin
 }
 
 /** Builds the cached form of a stored value; throws CorruptObjectError on bad bytes. */
-export function cacheObject(def: ResourceDefinition, key: string, value: Buffer, rev: number): CachedObject {
+export function cacheObject(def: ResourceDefinition, key: string, value: Buffer, rev: number, writer: SlabWriter): CachedObject {
   const obj = decodeStored(def, value, rev, key);
   let fields = noFields;
   const extra = Object.entries(def.fieldSelectors);
@@ -94,7 +101,7 @@ export function cacheObject(def: ResourceDefinition, key: string, value: Buffer,
     fields = f;
   }
   const labels = obj.metadata.labels && Object.keys(obj.metadata.labels).length ? obj.metadata.labels : undefined;
-  return CachedObject.of(key, rev, JSON.stringify(obj), labels, obj.metadata.uid, fields);
+  return CachedObject.of(key, rev, JSON.stringify(obj), labels, obj.metadata.uid, fields, writer);
 }
 
 /**

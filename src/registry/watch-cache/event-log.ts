@@ -25,12 +25,18 @@ export class CacheEvent {
     readonly rev: number,
     readonly key: string,
     /** New state (ADDED, MODIFIED); undefined for DELETED. */
-    readonly object: CachedObject | undefined,
+    public object: CachedObject | undefined,
     /** State before the change (MODIFIED, DELETED). */
-    readonly prev: CachedObject | undefined,
+    public prev: CachedObject | undefined,
     readonly time: number,
   ) {
     this.bytes = (object ?? prev)?.size ?? 0;
+  }
+
+  /** Points the event at copies of its objects (the same content, moved by a slab compaction). */
+  relocate(move: (o: CachedObject) => CachedObject): void {
+    if (this.object) this.object = move(this.object);
+    if (this.prev) this.prev = move(this.prev);
   }
 
   /** `{"type":T,"object":...}\n` where DELETED carries the last state at the deletion revision. */
@@ -95,6 +101,11 @@ export class EventLog {
 
   get startRev(): number {
     return this.start;
+  }
+
+  /** Every live event, oldest first. */
+  forEach(fn: (event: CacheEvent) => void): void {
+    for (let i = this.head; i < this.events.length; i++) fn(this.events[i]);
   }
 
   /** Sequence number the next appended event will get. */

@@ -13,12 +13,16 @@ import type { KeyValue, StorageEvent, StoragePort, WatchHandle } from '../../por
 import { resourcePrefix } from '../keys';
 import { CachedObject, cacheObject } from './cached-object';
 import { CacheEvent, EventLog } from './event-log';
-import { KeyIndex, lowerBound, prefixEnd } from './key-index';
+import { lowerBound, ObjectIndex, prefixEnd } from './object-index';
 import { namespaceOfKey } from '../reader';
 import type { WatchCacheOptions } from './options';
 import { diffToEvents, listAll } from './resync';
 import { Freshness } from './freshness';
+import { KindSlabs } from './compaction';
 import type { HistoryBudget } from './history-budget';
+
+/** The match of a list without selectors (lets a list be a slice of the ordered objects). */
+export const matchAll = (_o: CachedObject): boolean => true;
 
 export type Logger = (level: 'debug' | 'info' | 'warn' | 'error', msg: string, extra?: object) => void;
 
@@ -33,8 +37,7 @@ export interface WatcherHandle {
 
 export class KindCache {
   readonly prefix: string;
-  private readonly objects = new Map<string, CachedObject>();
-  private readonly keys = new KeyIndex((k) => this.objects.has(k));
+  private readonly objects = new ObjectIndex();
   private history: EventLog | undefined;
   revision = 0;
   /** Bumped whenever the cached objects change, so derived indexes (e.g. RBAC) know to rebuild. */
@@ -51,6 +54,7 @@ export class KindCache {
   private coarse: Array<{ from: number; to: number }> = [];
   private retryMs: number;
   private retryTimer: NodeJS.Timeout | undefined;
+  private readonly slabs: KindSlabs;
 
   constructor(
     readonly def: ResourceDefinition,
@@ -61,6 +65,7 @@ export class KindCache {
   ) {
     this.prefix = resourcePrefix(def);
     this.retryMs = options.retryMinMs;
+    this.slabs = new KindSlabs(Date.now, options.compactionIntervalMs);
     this.freshness = new Freshness(
       () => (this.initialized ? this.revision : undefined),
       () => this.handle?.requestProgress?.(),
@@ -91,6 +96,7 @@ export class KindCache {
     this.handle?.cancel();
     clearTimeout(this.retryTimer);
     this.freshness.cancelAll();
+    this.slabs.cancel();
     this.history?.dispose();
   }
 
@@ -103,13 +109,15 @@ export class KindCache {
     return this.objects.get(key);
   }
 
-  /** Objects under prefix in key order that pass `match`, at most `limit` (0: all). */
+  /** Objects under prefix in key order that pass `match` (matchAll: every one), at most `limit` (0: all). */
   list(prefix: string, match: (o: CachedObject) => boolean, limit = 0): { items: CachedObject[]; hasMore: boolean; total: number } {
-    const { keys, from, to } = this.keys.range(prefix, prefixEnd(prefix));
+    const { objects, from, to } = this.objects.range(prefix, prefixEnd(prefix));
+    if (this.slabs.scattered(objects, from, to)) this.slabs.schedule(() => this.compact());
+    if (match === matchAll && (limit === 0 || limit >= to - from)) return { items: objects.slice(from, to), hasMore: false, total: to - from };
     const items: CachedObject[] = [];
     let hasMore = false;
     for (let i = from; i < to; i++) {
-      const o = this.objects.get(keys[i])!;
+      const o = objects[i];
       if (!match(o)) continue;
       items.push(o);
       if (limit > 0 && items.length >= limit) {
@@ -123,12 +131,12 @@ export class KindCache {
   /** Namespaces with objects of this (namespaced) kind: one step per namespace over the sorted keys. */
   namespaces(): Set<string> {
     const found = new Set<string>();
-    const { keys, from, to } = this.keys.range(this.prefix, prefixEnd(this.prefix));
+    const { objects, from, to } = this.objects.range(this.prefix, prefixEnd(this.prefix));
     for (let i = from; i < to; ) {
-      const ns = namespaceOfKey(this.prefix, keys[i]);
+      const ns = namespaceOfKey(this.prefix, objects[i].key);
       found.add(ns);
       // '0' follows '/': the first key past every `<prefix><ns>/...`.
-      i = lowerBound(keys, `${this.prefix}${ns}0`, i, to);
+      i = lowerBound(objects, `${this.prefix}${ns}0`, i, to);
     }
     return found;
   }
@@ -165,14 +173,18 @@ export class KindCache {
       // The first load fills the (still unread) state directly; a relist builds a new one to diff against.
       if (first) {
         this.objects.clear();
-        this.keys.clear();
+        this.slabs.reset();
       }
-      const loaded = first ? this.objects : new Map<string, CachedObject>();
+      const loaded = new Map<string, CachedObject>();
       const revision = await listAll(this.storage, this.prefix, this.options.listPageSize, (items) => {
         for (const kv of items) {
           const known = first ? undefined : this.objects.get(kv.key);
           if (known && known.rev === kv.modRevision) loaded.set(kv.key, known); // unchanged: no re-encoding
-          else if (this.ingest(loaded, kv) && first) this.keys.add(kv.key);
+          else {
+            const o = this.ingest(kv);
+            if (o && first) this.slabs.replaced(this.objects.set(o), o);
+            else if (o) loaded.set(kv.key, o);
+          }
         }
       });
       if (this.stopped || gen !== this.generation) return;
@@ -196,27 +208,21 @@ export class KindCache {
     }
   }
 
-  private ingest(into: Map<string, CachedObject>, kv: KeyValue): boolean {
+  private ingest(kv: KeyValue): CachedObject | undefined {
     try {
-      into.set(kv.key, cacheObject(this.def, kv.key, kv.value, kv.modRevision));
-      return true;
+      return cacheObject(this.def, kv.key, kv.value, kv.modRevision, this.slabs.writer);
     } catch (e) {
       this.logger('error', 'watch cache skipped an undecodable object', { key: kv.key, error: (e as Error).message });
-      return false;
+      return undefined;
     }
   }
 
   /** Turns the difference between the cached and the listed state into events, after the current ones. */
   private resynchronize(loaded: Map<string, CachedObject>, listedRev: number, now: number): void {
     const from = this.revision;
-    for (const ev of diffToEvents(this.objects, from, loaded, listedRev, now)) {
-      if (ev.object) {
-        if (!ev.prev) this.keys.add(ev.key);
-        this.objects.set(ev.key, ev.object);
-      } else {
-        this.objects.delete(ev.key);
-        this.keys.remove();
-      }
+    for (const ev of diffToEvents(this.objects.map, from, loaded, listedRev, now)) {
+      if (ev.object) this.slabs.replaced(this.objects.set(ev.object), ev.object);
+      else this.slabs.replaced(this.objects.delete(ev.key), undefined);
       this.history!.append(ev);
     }
     if (listedRev > from + 1) this.coarse.push({ from, to: listedRev });
@@ -252,19 +258,19 @@ export class KindCache {
     if (ev.type === 'delete') {
       if (!prev) return;
       this.objects.delete(ev.key);
-      this.keys.remove();
+      this.slabs.replaced(prev, undefined);
       this.log.append(new CacheEvent('DELETED', ev.modRevision, ev.key, undefined, prev, now));
       return;
     }
     let obj: CachedObject;
     try {
-      obj = cacheObject(this.def, ev.key, ev.value!, ev.modRevision);
+      obj = cacheObject(this.def, ev.key, ev.value!, ev.modRevision, this.slabs.writer);
     } catch (e) {
       this.logger('error', 'watch cache skipped an undecodable object', { key: ev.key, error: (e as Error).message });
       return;
     }
-    this.objects.set(ev.key, obj);
-    if (!prev) this.keys.add(ev.key);
+    this.objects.set(obj);
+    this.slabs.replaced(prev, obj);
     this.log.append(new CacheEvent(prev ? 'MODIFIED' : 'ADDED', ev.modRevision, ev.key, obj, prev, now));
   }
 
@@ -281,9 +287,15 @@ export class KindCache {
     void this.sync();
   }
 
+  /** Rewrites this kind's bytes into fresh slabs (see compaction.ts). */
+  compact(): void {
+    if (!this.stopped) this.slabs.compact(this.objects, this.history);
+  }
+
   private afterChange(): void {
     this.changes++;
     this.history?.trim();
+    if (this.slabs.wasteful(this.history?.bytes ?? 0)) this.slabs.schedule(() => this.compact());
     this.freshness.check();
     for (const w of this.watchers) {
       try {

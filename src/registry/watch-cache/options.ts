@@ -17,6 +17,8 @@ export interface WatchCacheOptions {
   maxWatcherLagEvents: number;
   /** Page size of the initial list and of relists. */
   listPageSize: number;
+  /** A kind's slabs are compacted at most this often (ms). */
+  compactionIntervalMs: number;
   /** Backoff bounds when (re)listing fails. */
   retryMinMs: number;
   retryMaxMs: number;
@@ -31,6 +33,7 @@ export const defaultWatchCacheOptions: WatchCacheOptions = {
   progressRequestIntervalMs: 100,
   maxWatcherLagEvents: 100_000,
   listPageSize: 1000,
+  compactionIntervalMs: 30_000,
   retryMinMs: 100,
   retryMaxMs: 5000,
 };

@@ -26,7 +26,7 @@ export async function listAll(storage: StoragePort, prefix: string, pageSize: nu
  * real deletion revision is gone).
  */
 export function diffToEvents(
-  before: Map<string, CachedObject>,
+  before: ReadonlyMap<string, CachedObject>,
   beforeRevision: number,
   after: Map<string, CachedObject>,
   listRevision: number,

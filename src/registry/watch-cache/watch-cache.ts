@@ -19,7 +19,7 @@ import { compilePredicate, Predicate, shardSelectorOf } from '../predicate';
 import type { ListOptions } from '../request';
 import { CachedFields, CachedObject } from './cached-object';
 import { CacheWatcher } from './cache-watcher';
-import { KindCache, Logger } from './kind-cache';
+import { KindCache, Logger, matchAll } from './kind-cache';
 import { defaultWatchCacheOptions, WatchCacheOptions } from './options';
 import { HistoryBudget } from './history-budget';
 
@@ -70,7 +70,7 @@ export class WatchCache {
   /** Every cached object of a kind, decoded, with the change counter it reflects. */
   snapshot(def: ResourceDefinition): { changes: number; objects: KObject[] } {
     const kind = this.kind(def);
-    return { changes: kind.changes, objects: kind.list(kind.prefix, () => true).items.map((o) => o.decode()) };
+    return { changes: kind.changes, objects: kind.list(kind.prefix, matchAll).items.map((o) => o.decode()) };
   }
 
   /** Storage's current revision, bounded in time (undefined when storage does not answer). */
@@ -89,7 +89,7 @@ export class WatchCache {
     if (def.namespaced && namespace && predicate.namespace && namespace !== predicate.namespace) return undefined;
     const ns = def.namespaced ? (namespace ?? predicate.namespace) : undefined;
     const prefix = listPrefix(def, ns);
-    if (predicate.empty) return { prefix, match: () => true };
+    if (predicate.empty) return { prefix, match: matchAll };
     const fields = new CachedFields(def);
     // metadata.name=x across namespaces: most keys fail on their last segment, before any field is read.
     const suffix = predicate.name === undefined ? undefined : `/${predicate.name}`;

@@ -1,7 +1,7 @@
 /** The cache's event window, key index and relist diff: pure data structures. */
 import { CacheEvent, EventLog } from '../../../src/registry/watch-cache/event-log';
 import { HistoryBudget } from '../../../src/registry/watch-cache/history-budget';
-import { KeyIndex } from '../../../src/registry/watch-cache/key-index';
+import { ObjectIndex } from '../../../src/registry/watch-cache/object-index';
 import { CachedObject } from '../../../src/registry/watch-cache/cached-object';
 import { diffToEvents } from '../../../src/registry/watch-cache/resync';
 
@@ -92,25 +92,36 @@ describe('HistoryBudget', () => {
   });
 });
 
-describe('KeyIndex', () => {
-  test('sorted ranges after adds and removes', () => {
-    const live = new Set<string>();
-    const idx = new KeyIndex((k) => live.has(k));
-    const add = (k: string) => {
-      live.add(k);
-      idx.add(k);
-    };
-    ['/a/c', '/a/a', '/b/x', '/a/b'].forEach(add);
-    let r = idx.range('/a/', '/a0');
-    expect(r.keys.slice(r.from, r.to)).toEqual(['/a/a', '/a/b', '/a/c']);
-    live.delete('/a/b');
-    idx.remove();
-    add('/a/0');
-    add('/a/b'); // re-created
-    live.delete('/a/c');
-    idx.remove();
-    r = idx.range('/a/', '/a0');
-    expect(r.keys.slice(r.from, r.to)).toEqual(['/a/0', '/a/a', '/a/b']);
+describe('ObjectIndex', () => {
+  const keysIn = (idx: ObjectIndex, start: string, end: string) => {
+    const r = idx.range(start, end);
+    return r.objects.slice(r.from, r.to).map((o) => `${o.key}@${o.rev}`);
+  };
+
+  test('key order after adds and deletes, folded in on the next read', () => {
+    const idx = new ObjectIndex();
+    ['/a/c', '/a/a', '/b/x', '/a/b'].forEach((k) => idx.set(obj(k, 1)));
+    expect(keysIn(idx, '/a/', '/a0')).toEqual(['/a/a@1', '/a/b@1', '/a/c@1']);
+    idx.delete('/a/b');
+    idx.set(obj('/a/0', 2));
+    idx.set(obj('/a/b', 3)); // re-created
+    idx.delete('/a/c');
+    expect(keysIn(idx, '/a/', '/a0')).toEqual(['/a/0@2', '/a/a@1', '/a/b@3']);
+    expect(idx.size).toBe(4);
+  });
+
+  test('a change replaces the object in place, also for a key deleted and created again before a read', () => {
+    const idx = new ObjectIndex();
+    ['/a/a', '/a/b'].forEach((k) => idx.set(obj(k, 1)));
+    keysIn(idx, '/', '0');
+    expect(idx.set(obj('/a/a', 2))?.rev).toBe(1);
+    expect(keysIn(idx, '/', '0')).toEqual(['/a/a@2', '/a/b@1']);
+    idx.delete('/a/b');
+    idx.set(obj('/a/b', 3));
+    idx.set(obj('/a/b', 4));
+    idx.set(obj('/a/c', 5));
+    idx.set(obj('/a/c', 6)); // changed before it was ever read
+    expect(keysIn(idx, '/', '0')).toEqual(['/a/a@2', '/a/b@4', '/a/c@6']);
   });
 });
 

@@ -1,0 +1,88 @@
+/**
+ * The slabs of one kind, and their compaction. An update or a delete leaves
+ * the old bytes behind, and one object still in use keeps its whole slab, so
+ * under churn the slabs would grow to many times what is alive. Objects
+ * created one by one also land in arrival order, so a list of them is many
+ * small slices to copy. Compaction rewrites everything still referenced (the
+ * current objects in key order, then the older versions the history holds)
+ * into fresh slabs; the old ones are then freed, and lists send long runs.
+ */
+import { slabBytes, SlabWriter } from './byte-slab';
+import type { CachedObject } from './cached-object';
+import type { EventLog } from './event-log';
+import type { ObjectIndex } from './object-index';
+
+/** Lists shorter than this are cheap to copy whatever their layout. */
+const minScatteredList = 1000;
+
+export class KindSlabs {
+  writer = new SlabWriter();
+  /** Bytes the current objects take in slabs (commas included). */
+  private live = 0;
+  private lastRun = Number.NEGATIVE_INFINITY;
+  private pending: NodeJS.Immediate | undefined;
+
+  constructor(
+    private readonly now: () => number,
+    /** Compactions at most this often (each copies every referenced byte once). */
+    private readonly minIntervalMs: number,
+  ) {}
+
+  /** Starts over with no objects (a first load). */
+  reset(): void {
+    this.writer = new SlabWriter();
+    this.live = 0;
+  }
+
+  /** The current object under a key changed from prev to next (either may be absent). */
+  replaced(prev: CachedObject | undefined, next: CachedObject | undefined): void {
+    this.live += (next ? next.size + 1 : 0) - (prev ? prev.size + 1 : 0);
+  }
+
+  /** True when more than half of what was written is no longer referenced by the objects or the history. */
+  wasteful(historyBytes: number): boolean {
+    return this.writer.written > 2 * (this.live + historyBytes) + 16 * slabBytes;
+  }
+
+  /** True when a list of these objects (in key order) would be copied in many small pieces. */
+  scattered(objects: readonly CachedObject[], from: number, to: number): boolean {
+    if (to - from < minScatteredList) return false;
+    let breaks = 0;
+    for (let i = from + 1; i < to; i++) {
+      const a = objects[i - 1];
+      const b = objects[i];
+      if (b.slab !== a.slab || b.start !== a.start + a.size + 1) breaks++;
+    }
+    return breaks * 8 > to - from;
+  }
+
+  /** Runs `compact` soon (not inside the caller, who may hold a list), unless one ran recently. */
+  schedule(compact: () => void): void {
+    if (this.pending || this.now() - this.lastRun < this.minIntervalMs) return;
+    this.pending = setImmediate(() => {
+      this.pending = undefined;
+      compact();
+    });
+    this.pending.unref?.();
+  }
+
+  /** Rewrites the objects and the history's versions into fresh slabs. */
+  compact(objects: ObjectIndex, history: EventLog | undefined): void {
+    this.lastRun = this.now();
+    const writer = new SlabWriter();
+    const moved = new Map<CachedObject, CachedObject>();
+    const move = (o: CachedObject) => {
+      let copy = moved.get(o);
+      if (!copy) moved.set(o, (copy = o.copyTo(writer)));
+      return copy;
+    };
+    objects.rewrite(move);
+    history?.forEach((ev) => ev.relocate(move));
+    this.writer = writer;
+  }
+
+  cancel(): void {
+    clearImmediate(this.pending);
+    this.pending = undefined;
+  }
+}
