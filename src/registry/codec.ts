@@ -29,18 +29,23 @@ export class CorruptObjectError extends Error {
 }
 
 export function decodeStored(def: Stored, value: Buffer, modRevision: number, key = ''): KObject {
+  const obj = parseStored(def, value.toString('utf8'), modRevision, key);
+  obj.metadata.resourceVersion = String(modRevision);
+  return obj;
+}
+
+/** The stored object as it is stored (converted from storedAs), resourceVersion not set yet. */
+export function parseStored(def: Stored, text: string, modRevision: number, key = ''): KObject {
   let obj: KObject;
   try {
-    obj = JSON.parse(value.toString('utf8')) as KObject;
+    obj = JSON.parse(text) as KObject;
   } catch (e) {
     throw new CorruptObjectError(key, e, modRevision);
   }
   if (typeof obj !== 'object' || obj === null || typeof obj.metadata !== 'object' || obj.metadata === null) {
     throw new CorruptObjectError(key, new Error('not an object with metadata'), modRevision);
   }
-  if (def.storedAs) obj = def.storedAs.fromStorage(obj);
-  obj.metadata.resourceVersion = String(modRevision);
-  return obj;
+  return def.storedAs ? def.storedAs.fromStorage(obj) : obj;
 }
 
 export function decodeKeyValue(def: Stored, kv: KeyValue): KObject {

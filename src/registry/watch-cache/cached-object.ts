@@ -6,9 +6,10 @@
  */
 import type { ResourceDefinition } from '../../machinery/resource-definition';
 import type { KObject } from '../../machinery/object';
-import { decodeStored } from '../codec';
+import { parseStored } from '../codec';
 import type { FieldReader } from '../predicate';
 import { SlabWriter } from './byte-slab';
+import { withRevision } from './with-revision';
 
 const noFields: Readonly<Record<string, string | undefined>> = Object.freeze({});
 /** Slabs for objects made outside a kind's cache (tests, one-off callers). */
@@ -92,7 +93,10 @@ function uidRef(slab: Buffer, start: number, size: number, uid: string | undefin
 
 /** Builds the cached form of a stored value; throws CorruptObjectError on bad bytes. */
 export function cacheObject(def: ResourceDefinition, key: string, value: Buffer, rev: number, writer: SlabWriter): CachedObject {
-  const obj = decodeStored(def, value, rev, key);
+  const text = value.toString('utf8');
+  const obj = parseStored(def, text, rev, key);
+  const json = def.storedAs ? undefined : withRevision(text, obj.metadata, rev);
+  obj.metadata.resourceVersion = String(rev);
   let fields = noFields;
   const extra = Object.entries(def.fieldSelectors);
   if (extra.length) {
@@ -101,7 +105,7 @@ export function cacheObject(def: ResourceDefinition, key: string, value: Buffer,
     fields = f;
   }
   const labels = obj.metadata.labels && Object.keys(obj.metadata.labels).length ? obj.metadata.labels : undefined;
-  return CachedObject.of(key, rev, JSON.stringify(obj), labels, obj.metadata.uid, fields, writer);
+  return CachedObject.of(key, rev, json ?? JSON.stringify(obj), labels, obj.metadata.uid, fields, writer);
 }
 
 /**

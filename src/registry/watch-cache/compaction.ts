@@ -70,14 +70,18 @@ export class KindSlabs {
   compact(objects: ObjectIndex, history: EventLog | undefined): void {
     this.lastRun = this.now();
     const writer = new SlabWriter();
-    const moved = new Map<CachedObject, CachedObject>();
-    const move = (o: CachedObject) => {
-      let copy = moved.get(o);
-      if (!copy) moved.set(o, (copy = o.copyTo(writer)));
-      return copy;
-    };
-    objects.rewrite(move);
-    history?.forEach((ev) => ev.relocate(move));
+    objects.rewrite((o) => o.copyTo(writer));
+    // An event's object is the current one (already copied) or an older version, which may appear twice (object of one event, prev of the next).
+    const older = new Map<CachedObject, CachedObject>();
+    history?.forEach((ev) =>
+      ev.relocate((o) => {
+        const current = objects.get(o.key);
+        if (current && current.rev === o.rev) return current;
+        let copy = older.get(o);
+        if (!copy) older.set(o, (copy = o.copyTo(writer)));
+        return copy;
+      }),
+    );
     this.writer = writer;
   }
 

@@ -1,0 +1,32 @@
+/** resourceVersion written into the stored text gives exactly what encoding the decoded object would. */
+import { metadataEnd, withRevision } from '../../../src/registry/watch-cache/with-revision';
+
+const viaObject = (text: string, rev: number) => {
+  const obj = JSON.parse(text);
+  obj.metadata.resourceVersion = String(rev);
+  return JSON.stringify(obj);
+};
+
+describe('withRevision', () => {
+  const shapes: unknown[] = [
+    { kind: 'ConfigMap', metadata: { name: 'a', labels: { x: '}' } }, data: { k: 'v' } },
+    { metadata: {} },
+    { apiVersion: 'v1', metadata: { name: 'q"}\\{', annotations: { 'a"b': '{"metadata":{}}' } }, spec: { template: { metadata: { name: 'inner' } } } },
+    { spec: { metadata: { x: 1 } }, metadata: { name: 'late', ownerReferences: [{ uid: 'u', name: ']' }] }, status: [{ metadata: {} }] },
+    { metadata: { name: 'ü ☃ \u2028', managedFields: [{ fieldsV1: { 'f:metadata': { 'f:labels': {} } } }] } },
+  ];
+  test.each(shapes.map((s) => [JSON.stringify(s)]))('%s', (text) => {
+    const obj = JSON.parse(text);
+    expect(withRevision(text, obj.metadata, 42)).toBe(viaObject(text, 42));
+  });
+
+  test('a stored resourceVersion, a repeated or escaped metadata key, or no metadata object: left to the encoder', () => {
+    const had = '{"metadata":{"name":"a","resourceVersion":"1"}}';
+    expect(withRevision(had, JSON.parse(had).metadata, 5)).toBeUndefined();
+    expect(metadataEnd('{"metadata":{"a":1},"metadata":{"b":2}}')).toBe(-1);
+    expect(metadataEnd('{"\\u006detadata":{"a":1}}')).toBe(-1);
+    expect(metadataEnd('{"metadata":null}')).toBe(-1);
+    expect(metadataEnd('{"spec":{"metadata":{}}}')).toBe(-1);
+    expect(metadataEnd('{"metadata":{"a":[1,{"b":"}"}]}}')).toBe(30);
+  });
+});
