@@ -220,7 +220,7 @@ export class KindCache {
   /** Turns the difference between the cached and the listed state into events, after the current ones. */
   private resynchronize(loaded: Map<string, CachedObject>, listedRev: number, now: number): void {
     const from = this.revision;
-    for (const ev of diffToEvents(this.objects.map, from, loaded, listedRev, now)) {
+    for (const ev of diffToEvents(this.objects.toMap(), from, loaded, listedRev, now)) {
       if (ev.object) this.slabs.replaced(this.objects.set(ev.object), ev.object);
       else this.slabs.replaced(this.objects.delete(ev.key), undefined);
       this.history!.append(ev);

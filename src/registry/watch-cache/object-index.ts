@@ -1,110 +1,133 @@
 /**
- * The current objects of one kind: by key for gets, and in key order for
- * lists and continue tokens. New keys and deletions are recorded cheaply and
- * folded into the ordered array on the next read (a merge with the sorted
- * additions), so a burst of creates costs nothing until someone lists; a
- * change to an existing object replaces it in place, so a list after updates
- * is a slice of the array, not a lookup per key.
+ * The current objects of one kind, in key order: one array, searched by
+ * halving for a get, sliced for a list. No map by key: for a kind of small
+ * objects a hash table costs a fifth of their JSON size again.
+ *
+ * A change to an existing object replaces it in place, and a key past every
+ * other (a load in key order) goes on the end; other new keys wait in a small
+ * map, and deleted ones leave a tombstone, until the next list (or until
+ * there are many) folds them in with one merge, so a burst of creates costs
+ * nothing until someone lists.
  */
-import type { CachedObject } from './cached-object';
+import { CachedObject } from './cached-object';
+
+/** Where a deleted object was, until the next merge. */
+class Tombstone {
+  constructor(readonly key: string) {}
+}
+
+type Entry = CachedObject | Tombstone;
+
+/** Pending additions or tombstones beyond this are merged without waiting for a list. */
+const maxPending = 4096;
 
 export class ObjectIndex {
-  private readonly byKey = new Map<string, CachedObject>();
-  /** In key order; after a deletion it may still hold deleted objects until the next read. */
-  private sorted: CachedObject[] = [];
-  private added: string[] = [];
-  private removed = 0;
+  private sorted: Entry[] = [];
+  private added = new Map<string, CachedObject>();
+  private tombstones = 0;
+  private count = 0;
 
   get size(): number {
-    return this.byKey.size;
+    return this.count;
   }
 
   get(key: string): CachedObject | undefined {
-    return this.byKey.get(key);
+    const pending = this.added.get(key);
+    if (pending) return pending;
+    const e = this.sorted[lowerBound(this.sorted, key)];
+    return e instanceof CachedObject && e.key === key ? e : undefined;
   }
 
-  /** The objects by key (read only: change them through set and delete). */
-  get map(): ReadonlyMap<string, CachedObject> {
-    return this.byKey;
+  /** Every object by key (a copy, for comparing a relisted state). */
+  toMap(): Map<string, CachedObject> {
+    return new Map(this.ordered().map((o) => [o.key, o]));
   }
 
   /** Adds or replaces the object under its key; returns the one it replaced. */
   set(o: CachedObject): CachedObject | undefined {
-    const prev = this.byKey.get(o.key);
-    this.byKey.set(o.key, o);
-    if (!prev) {
-      this.added.push(o.key);
-      return undefined;
+    const pending = this.added.get(o.key);
+    if (pending) {
+      this.added.set(o.key, o);
+      return pending;
     }
     const i = lowerBound(this.sorted, o.key);
-    // Not there: the key is still among the additions, which are resolved by key when merged.
-    if (i < this.sorted.length && this.sorted[i].key === o.key) this.sorted[i] = o;
-    return prev;
+    const e = this.sorted[i];
+    if (e && e.key === o.key) {
+      this.sorted[i] = o;
+      if (e instanceof CachedObject) return e;
+      this.tombstones--;
+    } else if (i === this.sorted.length) this.sorted.push(o);
+    else {
+      this.added.set(o.key, o);
+      if (this.added.size > maxPending) this.merge();
+    }
+    this.count++;
+    return undefined;
   }
 
   delete(key: string): CachedObject | undefined {
-    const prev = this.byKey.get(key);
-    if (!prev) return undefined;
-    this.byKey.delete(key);
-    this.removed++;
-    return prev;
+    const pending = this.added.get(key);
+    if (pending) {
+      this.added.delete(key);
+      this.count--;
+      return pending;
+    }
+    const i = lowerBound(this.sorted, key);
+    const e = this.sorted[i];
+    if (!(e instanceof CachedObject) || e.key !== key) return undefined;
+    this.sorted[i] = new Tombstone(key);
+    this.count--;
+    if (++this.tombstones > maxPending) this.merge();
+    return e;
+  }
+
+  clear(): void {
+    this.sorted = [];
+    this.added = new Map();
+    this.tombstones = 0;
+    this.count = 0;
+  }
+
+  /** Objects with keys in [start, end): objects[from..to). */
+  range(start: string, end: string): { objects: CachedObject[]; from: number; to: number } {
+    const objects = this.ordered();
+    return { objects, from: lowerBound(objects, start), to: lowerBound(objects, end) };
   }
 
   /** Replaces every object by fn(object), which must keep its key (compaction moves bytes, not objects). */
   rewrite(fn: (o: CachedObject) => CachedObject): void {
-    const sorted = this.normalize();
-    for (let i = 0; i < sorted.length; i++) {
-      const o = fn(sorted[i]);
-      sorted[i] = o;
-      this.byKey.set(o.key, o);
-    }
+    const objects = this.ordered();
+    for (let i = 0; i < objects.length; i++) objects[i] = fn(objects[i]);
   }
 
-  clear(): void {
-    this.byKey.clear();
-    this.sorted = [];
-    this.added = [];
-    this.removed = 0;
+  private ordered(): CachedObject[] {
+    if (this.added.size || this.tombstones) this.merge();
+    return this.sorted as CachedObject[];
   }
 
-  /** Live objects with keys in [start, end): objects[from..to). */
-  range(start: string, end: string): { objects: CachedObject[]; from: number; to: number } {
-    const objects = this.normalize();
-    return { objects, from: lowerBound(objects, start), to: lowerBound(objects, end) };
-  }
-
-  private normalize(): CachedObject[] {
-    if (this.added.length === 0 && this.removed === 0) return this.sorted;
-    const live = (o: CachedObject) => this.byKey.get(o.key) === o;
-    const add = this.added.filter((k) => this.byKey.has(k)).sort(compare);
-    const base = this.removed ? this.sorted.filter(live) : this.sorted;
-    const out: CachedObject[] = [];
-    // A key deleted and added again can be in both lists (as the same, current object): keep it once.
-    const push = (o: CachedObject) => {
-      if (out.length === 0 || out[out.length - 1].key !== o.key) out.push(o);
-    };
+  private merge(): void {
+    const add = [...this.added.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const base = this.sorted;
+    const out: Entry[] = [];
     let i = 0;
     let j = 0;
     while (i < base.length || j < add.length) {
-      if (j >= add.length || (i < base.length && base[i].key <= add[j])) push(base[i++]);
-      else push(this.byKey.get(add[j++])!);
+      if (j >= add.length || (i < base.length && base[i].key < add[j].key)) {
+        const e = base[i++];
+        if (e instanceof CachedObject) out.push(e);
+      } else out.push(add[j++]);
     }
     this.sorted = out;
-    this.added = [];
-    this.removed = 0;
-    return out;
+    this.added = new Map();
+    this.tombstones = 0;
   }
 }
 
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** First index in [lo, hi) whose object's key is not below key (hi when none). */
-export function lowerBound(objects: readonly CachedObject[], key: string, lo = 0, hi = objects.length): number {
+/** First index in [lo, hi) whose key is not below key (hi when none). */
+export function lowerBound(entries: readonly { key: string }[], key: string, lo = 0, hi = entries.length): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (objects[mid].key < key) lo = mid + 1;
+    if (entries[mid].key < key) lo = mid + 1;
     else hi = mid;
   }
   return lo;

@@ -125,6 +125,36 @@ describe('ObjectIndex', () => {
   });
 });
 
+describe('ObjectIndex against a map', () => {
+  test('gets, sizes and ranges agree through adds, changes and deletes in any order', () => {
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const idx = new ObjectIndex();
+    const model = new Map<string, CachedObject>();
+    const wrong: string[] = [];
+    for (let step = 1; step <= 30_000; step++) {
+      const k = `/k/${String(rand(6000)).padStart(5, '0')}`;
+      if (rand(4) === 0) {
+        if (idx.delete(k) !== model.get(k)) wrong.push(`delete ${k} at ${step}`);
+        model.delete(k);
+      } else {
+        const o = obj(k, step);
+        if (idx.set(o) !== model.get(k)) wrong.push(`set ${k} at ${step}`);
+        model.set(k, o);
+      }
+      const probe = `/k/${String(rand(6000)).padStart(5, '0')}`;
+      if (idx.get(probe) !== model.get(probe)) wrong.push(`get ${probe} at ${step}`);
+      if (step % 5000 === 0) {
+        expect(idx.size).toBe(model.size);
+        const r = idx.range('/k/01', '/k/03');
+        const want = [...model.keys()].filter((key) => key >= '/k/01' && key < '/k/03').sort();
+        expect(r.objects.slice(r.from, r.to).map((o) => o.key)).toEqual(want);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
 describe('diffToEvents', () => {
   test('changed and new objects at their revision, deletions at the list revision', () => {
     const before = new Map([['/k/a', obj('/k/a', 2)], ['/k/b', obj('/k/b', 3)], ['/k/c', obj('/k/c', 4)]]);
