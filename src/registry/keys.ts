@@ -21,3 +21,8 @@ export function objectKey(def: ResourceDefinition, namespace: string | undefined
   const base = resourcePrefix(def);
   return def.namespaced ? `${base}${namespace}/${name}` : `${base}${name}`;
 }
+
+/** The namespace segment of a namespaced object's key (`<prefix><namespace>/<name>`). */
+export function namespaceOfKey(prefix: string, key: string): string {
+  return key.slice(prefix.length, key.indexOf('/', prefix.length));
+}

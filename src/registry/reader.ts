@@ -8,7 +8,7 @@ import { KList, KObject } from '../machinery/object';
 import { ResourceDefinition } from '../machinery/resource-definition';
 import { KeyValue, StoragePort } from '../ports/storage.port';
 import { listFromStorage } from './list';
-import { resourcePrefix } from './keys';
+import { namespaceOfKey, resourcePrefix } from './keys';
 import { parseResourceVersion, validateListOptions } from './list-options';
 import { compilePredicate, shardSelectorOf, type Predicate } from './predicate';
 import { ListOptions } from './request';
@@ -43,10 +43,6 @@ export interface ReadPath {
   namespaces(def: ResourceDefinition): Promise<Set<string>>;
 }
 
-/** The namespace segment of a namespaced object's key (`<prefix><namespace>/<name>`). */
-export function namespaceOfKey(prefix: string, key: string): string {
-  return key.slice(prefix.length, key.indexOf('/', prefix.length));
-}
 
 export class StorageReadPath implements ReadPath {
   constructor(

@@ -10,11 +10,10 @@
  */
 import type { ResourceDefinition } from '../../machinery/resource-definition';
 import type { KeyValue, StorageEvent, StoragePort, WatchHandle } from '../../ports/storage.port';
-import { resourcePrefix } from '../keys';
+import { namespaceOfKey, resourcePrefix } from '../keys';
 import { CachedObject, cacheObject } from './cached-object';
 import { CacheEvent, EventLog } from './event-log';
 import { lowerBound, ObjectIndex, prefixEnd } from './object-index';
-import { namespaceOfKey } from '../reader';
 import type { WatchCacheOptions } from './options';
 import { diffToEvents, listAll } from './resync';
 import { Freshness } from './freshness';
