@@ -56,9 +56,14 @@ export class KindSlabs {
     return breaks * 8 > to - from;
   }
 
-  /** Runs `compact` soon (not inside the caller, who may hold a list), unless one ran recently. */
+  /** False while a compaction is scheduled or one ran less than the minimum interval ago. */
+  get due(): boolean {
+    return !this.pending && this.now() - this.lastRun >= this.minIntervalMs;
+  }
+
+  /** Runs `compact` soon (not inside the caller, who may hold a list), unless it is not due. */
   schedule(compact: () => void): void {
-    if (this.pending || this.now() - this.lastRun < this.minIntervalMs) return;
+    if (!this.due) return;
     this.pending = setImmediate(() => {
       this.pending = undefined;
       compact();

@@ -111,7 +111,7 @@ export class KindCache {
   /** Objects under prefix in key order that pass `match` (matchAll: every one), at most `limit` (0: all). */
   list(prefix: string, match: (o: CachedObject) => boolean, limit = 0): { items: CachedObject[]; hasMore: boolean; total: number } {
     const { objects, from, to } = this.objects.range(prefix, prefixEnd(prefix));
-    if (this.slabs.scattered(objects, from, to)) this.slabs.schedule(() => this.compact());
+    if (this.slabs.due && this.slabs.scattered(objects, from, to)) this.slabs.schedule(() => this.compact());
     if (match === matchAll && (limit === 0 || limit >= to - from)) return { items: objects.slice(from, to), hasMore: false, total: to - from };
     const items: CachedObject[] = [];
     let hasMore = false;
@@ -294,7 +294,7 @@ export class KindCache {
   private afterChange(): void {
     this.changes++;
     this.history?.trim();
-    if (this.slabs.wasteful(this.history?.bytes ?? 0)) this.slabs.schedule(() => this.compact());
+    if (this.slabs.due && this.slabs.wasteful(this.history?.bytes ?? 0)) this.slabs.schedule(() => this.compact());
     this.freshness.check();
     for (const w of this.watchers) {
       try {
