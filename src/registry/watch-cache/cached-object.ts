@@ -12,7 +12,7 @@ import { SlabWriter } from './byte-slab';
 import { withRevision } from './with-revision';
 
 const noFields: Readonly<Record<string, string | undefined>> = Object.freeze({});
-/** Slabs for objects made outside a kind's cache (tests, one-off callers). */
+/** Slabs for objects made outside a kind's cache (unit tests). */
 const loose = new SlabWriter();
 
 export class CachedObject {
@@ -44,7 +44,7 @@ export class CachedObject {
     return new CachedObject(this.key, this.rev, writer.slab, writer.start, this.size, this.labels, this.uidAt, this.fields);
   }
 
-  /** A view of the JSON bytes (allocates; lists copy from the slab instead). */
+  /** A view of the JSON bytes (allocates one; a list takes one slice per run of neighbours instead). */
   get bytes(): Buffer {
     return this.slab.subarray(this.start, this.start + this.size);
   }
