@@ -11,9 +11,9 @@ const prefix = '/rss';
 const namespace = 'rss';
 
 /**
- * Writes the objects straight into etcd, one put (one revision) each as the server itself writes; returns their
- * JSON size as the server stores them (with a resourceVersion). Not several per transaction: the events of one
- * revision after the first are dropped by the watch cache (kind-cache.ts onEvents), so a running server would miss them.
+ * Writes the objects straight into etcd, one put (one revision) each as the server itself writes, so a running
+ * server's cache takes them in event by event as it would its own writes; returns their JSON size as the server
+ * stores them (with a resourceVersion).
  */
 async function load(etcd) {
   let jsonBytes = 0;
