@@ -30,6 +30,12 @@ export function servedAs(alias: VersionAlias) {
       const out = isYaml ? text.replace(yaml, `$1${alias.served}`) : text.replace(json, `$1"${alias.served}"`);
       return out === text ? chunk : Buffer.from(out);
     };
+    if (alias.served.length !== alias.canonical.length) {
+      // Rewritten bodies change length: a Content-Length set beforehand would be wrong (svc.io and k8s.io match today).
+      const setHeader = res.setHeader.bind(res);
+      res.setHeader = ((name: string, value: number | string | readonly string[]) =>
+        name.toLowerCase() === 'content-length' ? res : setHeader(name, value)) as Response['setHeader'];
+    }
     const write = res.write.bind(res) as (...args: unknown[]) => boolean;
     const end = res.end.bind(res) as (...args: unknown[]) => Response;
     res.write = ((chunk: unknown, ...rest: unknown[]) => write(convert(chunk), ...rest)) as Response['write'];
