@@ -179,8 +179,8 @@ describe('fair queuing between users (upstream API Priority and Fairness, one le
     const heldDone = new Promise<void>((resolve) => held.on('response', (res) => res.resume().on('end', resolve)));
     held.write(body.slice(0, 5));
     held.flushHeaders();
-    // The one seat is taken once a second request of the same user gets no answer for a while.
-    await new Promise((r) => setTimeout(r, 300));
+    // Time for the held request to be authenticated and take the one seat (generous: CI machines are busy).
+    await new Promise((r) => setTimeout(r, 1000));
     const finished: string[] = [];
     const send = (who: string, creds: Credentials) =>
       s.call('POST', '/api/v1/namespaces/fair/configmaps', creds, { metadata: { name: who } }).then((r) => {
@@ -188,9 +188,9 @@ describe('fair queuing between users (upstream API Priority and Fairness, one le
         finished.push(who);
       });
     const backlog = [send('storm-1', storm), send('storm-2', storm), send('storm-3', storm)];
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 1500));
     const mine = send('quiet-1', quiet);
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 1500));
     expect(finished).toEqual([]);
     held.end(body.slice(5));
     await Promise.all([heldDone, mine, ...backlog]);
