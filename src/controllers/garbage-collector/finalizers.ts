@@ -21,6 +21,7 @@ import { foregroundFinalizer, orphanFinalizer } from '../../registry/delete';
 import type { Registry } from '../../registry/registry';
 import type { DeleteOptions, WriteOptions } from '../../registry/request';
 import { serviceAccountUser, statusOf, type Log } from '../controller-identity';
+import { startPassLoop, type PassLoop } from '../pass-loop';
 
 interface Item {
   def: ResourceDefinition;
@@ -31,54 +32,22 @@ const gcUser = serviceAccountUser('generic-garbage-collector');
 
 const fullRescanMs = 30_000;
 
-export interface GcFinalizerController {
-  /** One pass over every kind (also what the timer runs). */
-  sync(): Promise<void>;
-  stop(): void;
-}
-
 export interface GcFinalizerOptions {
   /** A number that changes whenever any served object changes (the watch cache's counters). */
   changes: () => number;
   intervalMs?: number;
 }
 
-export function startGcFinalizers(registry: Registry, log: Log, opts: GcFinalizerOptions): GcFinalizerController {
-  let seen = Number.NaN;
-  let pending = false;
-  let lastFull = 0;
-  let running: Promise<void> | undefined;
-  let stopped = false;
-
-  const sync = (): Promise<void> => {
-    running ??= pass(registry, log, () => stopped)
-      .then((stillPending) => {
-        pending = stillPending;
-      })
-      .catch((e) => {
-        pending = true;
-        log('warn', 'finalizer controller pass failed', { error: (e as Error).message });
-      })
-      .finally(() => (running = undefined));
-    return running;
-  };
-  const timer = setInterval(() => {
-    if (running || stopped) return;
-    const now = opts.changes();
-    if (now === seen && !pending && Date.now() - lastFull < fullRescanMs) return;
-    seen = now;
-    lastFull = Date.now();
-    void sync();
-  }, opts.intervalMs ?? 250);
-  timer.unref();
-
-  return {
-    sync,
-    stop() {
-      stopped = true;
-      clearInterval(timer);
-    },
-  };
+export function startGcFinalizers(registry: Registry, log: Log, opts: GcFinalizerOptions): PassLoop {
+  return startPassLoop({
+    name: 'garbage-collector-controller',
+    changes: opts.changes,
+    log,
+    intervalMs: opts.intervalMs ?? 250,
+    resyncMs: fullRescanMs,
+    // While an owner still waits for its dependents, look again at the next tick.
+    pass: async (stopped) => ((await pass(registry, log, stopped)) ? 0 : undefined),
+  });
 }
 
 const hasGcFinalizer = (o: KObject) => !!o.metadata.deletionTimestamp && !!o.metadata.finalizers?.some((f) => f === orphanFinalizer || f === foregroundFinalizer);

@@ -15,6 +15,7 @@ import { timestamp } from '../../registry/context';
 import { FINALIZER_KUBERNETES, finalizersOf, namespaceDefinition, PHASE_TERMINATING, type NamespaceObject } from '../../resources/namespace';
 import { controllerDelete, controllerWrite, serviceAccountUser, statusOf, type Log } from '../controller-identity';
 import { DeletionOutcome, NamespaceCondition, updateConditions } from './deletion-conditions';
+import { startPassLoop, type PassLoop } from '../pass-loop';
 
 const user = serviceAccountUser('namespace-controller');
 /** Upstream's estimate for objects held by finalizers; the next pass comes after half of it plus one. */
@@ -25,30 +26,21 @@ export interface NamespaceControllerOptions {
   intervalMs?: number;
 }
 
-export interface NamespaceController {
-  /** One pass over the Terminating namespaces that are due (also what the timer runs). */
-  sync(): Promise<void>;
-  stop(): void;
-}
-
 class ContentRemains extends Error {
   constructor(readonly estimateSeconds: number) {
     super(`some content remains in the namespace, estimate ${estimateSeconds} seconds before it is removed`);
   }
 }
 
-export function startNamespaceController(registry: Registry, log: Log, options: NamespaceControllerOptions = {}): NamespaceController {
+export function startNamespaceController(registry: Registry, log: Log, options: NamespaceControllerOptions = {}): PassLoop {
   const due = new Map<string, { at: number; backoffMs: number }>();
   const now = () => registry.deps.clock.now().getTime();
-  let running: Promise<void> | undefined;
-  let stopped = false;
-
-  const pass = async () => {
+  const pass = async (stopped: () => boolean): Promise<undefined> => {
     const list = await registry.list(namespaceDefinition, { fieldSelector: `status.phase=${PHASE_TERMINATING}`, resourceVersion: '0' });
     const names = new Set(list.items.map((n) => n.metadata.name!));
     for (const name of due.keys()) if (!names.has(name)) due.delete(name);
     for (const name of names) {
-      if (stopped) return;
+      if (stopped()) return undefined;
       const entry = due.get(name);
       if (entry && entry.at > now()) continue;
       try {
@@ -67,23 +59,9 @@ export function startNamespaceController(registry: Registry, log: Log, options: 
     }
   };
 
-  const sync = (): Promise<void> => {
-    running ??= pass()
-      .catch((e) => log('warn', 'namespace controller pass failed', { error: (e as Error).message }))
-      .finally(() => (running = undefined));
-    return running;
-  };
-  const timer = setInterval(() => {
-    if (!running && !stopped) void sync();
-  }, options.intervalMs ?? 1000);
-  timer.unref();
-  return {
-    sync,
-    stop() {
-      stopped = true;
-      clearInterval(timer);
-    },
-  };
+  // Terminating namespaces are looked for every interval (the list comes from the watch cache), each one when due.
+  const intervalMs = options.intervalMs ?? 1000;
+  return startPassLoop({ name: 'namespace-controller', changes: () => 0, log, intervalMs, resyncMs: intervalMs, pass });
 }
 
 /** Upstream's Delete(namespace): phase, content, finalize. Throws ContentRemains while objects wait for their finalizers. */
