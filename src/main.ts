@@ -404,17 +404,7 @@ function listen(server: Server | TlsServer, port: number, host: string): Promise
 
 async function main(): Promise<void> {
   if (commandNames.includes(process.argv[2])) return runCommand(process.argv.slice(2));
-  let config: ServerConfig;
-  try {
-    config = parseFlags(process.argv.slice(2));
-  } catch (e) {
-    if (e instanceof HelpRequested) {
-      process.stdout.write(`${e.message}\n`);
-      process.exit(0);
-    }
-    if (e instanceof FlagError) fatal(e.message, 2);
-    throw e;
-  }
+  const config: ServerConfig = parsedOrExit(() => parseFlags(process.argv.slice(2)));
   const log = logger(config.logLevel);
   // The store first: it makes --data-dir a directory (or says why it cannot be one) before the PKI goes in it.
   let storage: StoragePort;
@@ -504,11 +494,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
-/** `migrate` and `snapshot save|restore`: the tools wired to the concrete stores. */
-async function runCommand(argv: string[]): Promise<void> {
-  let cmd: Command;
+/** Command-line parsing: --help prints and exits 0, a bad flag is one sentence on stderr and exit 2. */
+function parsedOrExit<T>(parse: () => T): T {
   try {
-    cmd = parseCommand(argv);
+    return parse();
   } catch (e) {
     if (e instanceof HelpRequested) {
       process.stdout.write(`${e.message}\n`);
@@ -517,6 +506,11 @@ async function runCommand(argv: string[]): Promise<void> {
     if (e instanceof FlagError) fatal(e.message, 2);
     throw e;
   }
+}
+
+/** `migrate` and `snapshot save|restore`: the tools wired to the concrete stores. */
+async function runCommand(argv: string[]): Promise<void> {
+  const cmd: Command = parsedOrExit(() => parseCommand(argv));
   const out = (line: string) => process.stdout.write(`${line}\n`);
   try {
     if (cmd.command === 'snapshot') {

@@ -14,7 +14,7 @@ import { apiVersionOf, type ResourceDefinition } from '../../machinery/resource-
 import type { KObject } from '../../machinery/object';
 import type { Registry } from '../../registry/registry';
 import type { CertificateAuthorityPort } from '../../ports/certificate-authority.port';
-import { podCertificateRequestDefinition as pcrDef } from '../../resources/pod-certificate-request';
+import { podCertificateRequestDefinition as pcrDef, type PcrSpec } from '../../resources/pod-certificate-request';
 import { serviceAccountDefinition } from '../../resources/service-account';
 import { controllerWrite, statusOf, type Log } from '../controller-identity';
 import { handleEach, startPassLoop, type PassLoop } from '../pass-loop';
@@ -29,18 +29,6 @@ export const maxPodCertificateLifetimeMs = 24 * 3600_000;
 const minLifetimeMs = 3600_000;
 const terminal = ['Issued', 'Denied', 'Failed'];
 
-interface PcrSpec {
-  signerName?: string;
-  podName?: string;
-  podUID?: string;
-  serviceAccountName?: string;
-  serviceAccountUID?: string;
-  nodeName?: string;
-  nodeUID?: string;
-  maxExpirationSeconds?: number;
-  stubPKCS10Request?: string;
-  unverifiedUserAnnotations?: Record<string, string>;
-}
 type Pcr = KObject & { spec?: PcrSpec; status?: { conditions?: Array<{ type?: string; status?: string }> } };
 
 export interface PodCertificateSignerOptions {

@@ -3,6 +3,8 @@ import type { ResourceDefinition } from '../../machinery/resource-definition';
 import { nameIsDNSSubdomain } from '../../machinery/validation/names';
 import { PodCertificateRequest } from './pod-certificate-request.types';
 import { PcrObject, validatePcrCreate, validatePcrUpdate } from './pod-certificate-request.validation';
+
+export type { PcrSpec } from './pod-certificate-request.validation';
 import { validatePcrStatusUpdate } from './pod-certificate-request.status';
 import { applyPcrDefaults, canonicalizePcr, preparePcrForCreate, preparePcrStatusUpdate } from './pod-certificate-request.strategy';
 
