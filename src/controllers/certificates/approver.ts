@@ -13,8 +13,9 @@ import type { Registry } from '../../registry/registry';
 import type { AuthorizerPort } from '../../ports/authorizer.port';
 import { certificateSigningRequestDefinition as csrDef } from '../../resources/certificate-signing-request';
 import { controllerWrite, type Log } from '../controller-identity';
-import { handleEach, startPassLoop, type PassLoop } from '../pass-loop';
-import { hasTrueCondition, isIssued, metaTime, parseRequest, type Csr } from './csr';
+import type { PassLoop } from '../pass-loop';
+import { timestamp } from '../../registry/context';
+import { hasTrueCondition, isIssued, parseRequest, startCsrPassLoop, type Csr } from './csr';
 import { isNodeClientRequest } from './signer-rules';
 import { certificateControllerUser } from './signing-controller';
 
@@ -68,7 +69,7 @@ async function handle(registry: Registry, csr: Csr, opts: ApproverOptions, stopp
       ...approved.status,
       conditions: [
         ...(approved.status?.conditions ?? []),
-        { type: 'Approved', status: 'True', reason: 'AutoApproved', message: r.message, lastUpdateTime: metaTime(registry.deps.clock.now()) },
+        { type: 'Approved', status: 'True', reason: 'AutoApproved', message: r.message, lastUpdateTime: timestamp(registry.deps.clock.now()) },
       ],
     };
     if (stopped()) return;
@@ -80,20 +81,5 @@ async function handle(registry: Registry, csr: Csr, opts: ApproverOptions, stopp
 }
 
 export function startApprover(registry: Registry, opts: ApproverOptions): PassLoop {
-  return startPassLoop({
-    name: 'certificatesigningrequest-approving-controller',
-    changes: opts.changes,
-    log: opts.log,
-    intervalMs: opts.intervalMs,
-    resyncMs: 30_000,
-    pass: async (stopped) => {
-      const list = await registry.list(csrDef, { resourceVersion: '0' });
-      return handleEach(
-        list.items as Csr[],
-        stopped,
-        (csr) => handle(registry, csr, opts, stopped),
-        (csr, e) => opts.log('warn', 'error approving certificate signing request', { csr: csr.metadata.name, error: (e as Error).message }),
-      );
-    },
-  });
+  return startCsrPassLoop(registry, 'certificatesigningrequest-approving-controller', 'approving', opts, (csr, stopped) => handle(registry, csr, opts, stopped));
 }

@@ -1,6 +1,10 @@
 /** Reading CertificateSigningRequests as the certificate controllers need them. */
 import type { KObject } from '../../machinery/object';
 import type { CryptoPort, ParsedCertificateRequest } from '../../ports/crypto.port';
+import type { Registry } from '../../registry/registry';
+import { certificateSigningRequestDefinition as csrDef } from '../../resources/certificate-signing-request';
+import type { Log } from '../controller-identity';
+import { handleEach, startPassLoop, type PassLoop } from '../pass-loop';
 
 export interface CsrCondition {
   type?: string;
@@ -43,4 +47,29 @@ export async function parseRequest(csr: Csr, crypto: CryptoPort): Promise<{ der:
 }
 
 /** RFC 3339 at second precision, as metav1.Time serializes. */
-export const metaTime = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** The loop of the CSR controllers: every request, from the watch cache, handled in turn on each pass. */
+export function startCsrPassLoop(
+  registry: Registry,
+  name: string,
+  doing: string,
+  opts: { changes: () => number; log: Log; intervalMs?: number },
+  handle: (csr: Csr, stopped: () => boolean) => Promise<void>,
+): PassLoop {
+  return startPassLoop({
+    name,
+    changes: opts.changes,
+    log: opts.log,
+    intervalMs: opts.intervalMs,
+    resyncMs: 30_000,
+    pass: async (stopped) => {
+      const list = await registry.list(csrDef, { resourceVersion: '0' });
+      return handleEach(
+        list.items as Csr[],
+        stopped,
+        (csr) => handle(csr, stopped),
+        (csr, e) => opts.log('warn', `error ${doing} certificate signing request`, { csr: csr.metadata.name, error: (e as Error).message }),
+      );
+    },
+  });
+}

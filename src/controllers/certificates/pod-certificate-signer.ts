@@ -18,7 +18,7 @@ import { podCertificateRequestDefinition as pcrDef, type PcrSpec } from '../../r
 import { serviceAccountDefinition } from '../../resources/service-account';
 import { controllerWrite, statusOf, type Log } from '../controller-identity';
 import { handleEach, startPassLoop, type PassLoop } from '../pass-loop';
-import { metaTime } from './csr';
+import { timestamp } from '../../registry/context';
 import { encodePodIdentity, podIdentityOid } from '../../machinery/pod-identity';
 import { signers, unsupportedKey } from './signer-rules';
 import { certificateControllerUser } from './signing-controller';
@@ -113,16 +113,16 @@ const isTerminal = (pcr: Pcr) => (pcr.status?.conditions ?? []).some((c) => term
 async function handle(registry: Registry, pcr: Pcr, opts: PodCertificateSignerOptions, stopped: () => boolean): Promise<void> {
   if (pcr.spec?.signerName !== signers.apiserverClientPod || isTerminal(pcr) || pcr.metadata.deletionTimestamp) return;
   const outcome = await decide(registry, pcr, opts.authority);
-  const now = metaTime(registry.deps.clock.now());
+  const now = timestamp(registry.deps.clock.now());
   const next: KObject = structuredClone(pcr);
   if ('issued' in outcome) {
     const { chain, notBefore, notAfter, beginRefreshAt } = outcome.issued;
     next.status = {
       conditions: [{ type: 'Issued', status: 'True', reason: 'Issued', message: `issued by ${signers.apiserverClientPod}`, lastTransitionTime: now }],
       certificateChain: chain,
-      notBefore: metaTime(notBefore),
-      notAfter: metaTime(notAfter),
-      beginRefreshAt: metaTime(beginRefreshAt),
+      notBefore: timestamp(notBefore),
+      notAfter: timestamp(notAfter),
+      beginRefreshAt: timestamp(beginRefreshAt),
     };
   } else {
     const [type, message] = 'denied' in outcome ? ['Denied', outcome.denied] : ['Failed', outcome.failed];

@@ -12,8 +12,9 @@ import type { Registry } from '../../registry/registry';
 import type { CertificateAuthorityPort } from '../../ports/certificate-authority.port';
 import { certificateSigningRequestDefinition as csrDef } from '../../resources/certificate-signing-request';
 import { controllerWrite, serviceAccountUser, type Log } from '../controller-identity';
-import { handleEach, startPassLoop, type PassLoop } from '../pass-loop';
-import { hasTrueCondition, isApproved, isIssued, metaTime, parseRequest, type Csr } from './csr';
+import type { PassLoop } from '../pass-loop';
+import { timestamp } from '../../registry/context';
+import { hasTrueCondition, isApproved, isIssued, parseRequest, startCsrPassLoop, type Csr } from './csr';
 import { ruleFor, unsupportedKey, x509Usages } from './signer-rules';
 import { certificateTtlMs, validityWindow } from './validity';
 
@@ -52,7 +53,7 @@ async function handle(registry: Registry, csr: Csr, opts: SigningControllerOptio
       ...failed.status,
       conditions: [
         ...(failed.status?.conditions ?? []),
-        { type: 'Failed', status: 'True', reason: 'SignerValidationFailure', message: broken, lastUpdateTime: metaTime(now) },
+        { type: 'Failed', status: 'True', reason: 'SignerValidationFailure', message: broken, lastUpdateTime: timestamp(now) },
       ],
     };
     if (stopped()) return;
@@ -84,20 +85,5 @@ async function handle(registry: Registry, csr: Csr, opts: SigningControllerOptio
 }
 
 export function startSigningController(registry: Registry, opts: SigningControllerOptions): PassLoop {
-  return startPassLoop({
-    name: 'certificatesigningrequest-signing-controller',
-    changes: opts.changes,
-    log: opts.log,
-    intervalMs: opts.intervalMs,
-    resyncMs: 30_000,
-    pass: async (stopped) => {
-      const list = await registry.list(csrDef, { resourceVersion: '0' });
-      return handleEach(
-        list.items as Csr[],
-        stopped,
-        (csr) => handle(registry, csr, opts, stopped),
-        (csr, e) => opts.log('warn', 'error signing certificate signing request', { csr: csr.metadata.name, error: (e as Error).message }),
-      );
-    },
-  });
+  return startCsrPassLoop(registry, 'certificatesigningrequest-signing-controller', 'signing', opts, (csr, stopped) => handle(registry, csr, opts, stopped));
 }
