@@ -84,3 +84,15 @@ console.log(`\n## inclusive time, top functions\n${top(new Map([...incl].filter(
 console.log(`\n## self time by package or folder\n${top(byPkg, 20)}`);
 // PROFILE_FOCUS=dist/registry/ (say): inclusive time of the functions under that path only.
 if (process.env.PROFILE_FOCUS) console.log(`\n## inclusive time under ${process.env.PROFILE_FOCUS}\n${top(new Map([...incl].filter(([k]) => k.includes(process.env.PROFILE_FOCUS))), 40)}`);
+// PROFILE_CALLERS=deprecate (say): who calls the functions whose name contains it, by their self time.
+if (process.env.PROFILE_CALLERS) {
+  const callers = new Map();
+  prof.samples.forEach((id, i) => {
+    if (!name(nodes.get(id)).includes(process.env.PROFILE_CALLERS)) return;
+    const chain = [];
+    for (let cur = parent.get(id); cur !== undefined && chain.length < 4; cur = parent.get(cur)) chain.push(name(nodes.get(cur)));
+    const k = chain.join('  <  ');
+    callers.set(k, (callers.get(k) ?? 0) + (prof.timeDeltas[i] ?? 0));
+  });
+  console.log(`\n## callers of ${process.env.PROFILE_CALLERS}\n${top(callers, 10)}`);
+}

@@ -13,13 +13,18 @@ import { namespaceDefinition } from '../resources/namespace';
 /** The server's own identity for the writes it makes on a client's behalf (upstream's loopback client). */
 const apiserverUser = { username: 'system:apiserver', groups: ['system:masters', 'system:authenticated'] };
 
+const maxRemembered = 10_000;
+
 export function isNamespaceKind(def: ResourceDefinition): boolean {
   return def.group === '' && def.kind === 'Namespace';
 }
 
 export class Namespaces {
-  /** Decoded namespaces by the cached bytes they came from: every write into a namespace looks it up. */
-  private readonly decoded = new WeakMap<Buffer, KObject>();
+  /**
+   * The last decoded version of each namespace with the bytes it came from: every write into a namespace looks
+   * it up, and comparing bytes is far cheaper than parsing them (the cache hands out a fresh view each time).
+   */
+  private readonly decoded = new Map<string, { bytes: Buffer; object: KObject }>();
 
   constructor(private readonly registry: () => Registry) {}
 
@@ -28,10 +33,17 @@ export class Namespaces {
     const reads = this.registry().reads;
     if (!reads.getEncoded) return reads.get(namespaceDefinition, undefined, name, '0');
     const bytes = await reads.getEncoded(namespaceDefinition, undefined, name, '0');
-    if (!bytes) return undefined;
-    let ns = this.decoded.get(bytes);
-    if (!ns) this.decoded.set(bytes, (ns = JSON.parse(bytes.toString('utf8')) as KObject));
-    return ns;
+    if (!bytes) {
+      this.decoded.delete(name);
+      return undefined;
+    }
+    const seen = this.decoded.get(name);
+    if (seen && seen.bytes.equals(bytes)) return seen.object;
+    const object = JSON.parse(bytes.toString('utf8')) as KObject;
+    if (this.decoded.size >= maxRemembered) this.decoded.clear(); // namespaces come and go; forget them all now and then
+    // A copy: the view may point into a cache slab that is later compacted and reused.
+    this.decoded.set(name, { bytes: Buffer.from(bytes), object });
+    return object;
   }
 
   /** From storage. */
