@@ -70,7 +70,7 @@ interface BoundSeries {
 
 export function metricsMiddleware(metrics: ApiMetrics, log: RequestLog, slowSeconds = slowRequestSeconds): RequestHandler {
   const debug = log.enabled?.('debug') ?? true;
-  const inflight = { readOnly: metrics.inflight.labels({ request_kind: 'readOnly' }), mutating: metrics.inflight.labels({ request_kind: 'mutating' }) };
+  const inflight = { readOnly: metrics.inflight.bind({ request_kind: 'readOnly' }), mutating: metrics.inflight.bind({ request_kind: 'mutating' }) };
   const series = new Map<string, BoundSeries>();
   const bound = (info: RequestInfo): BoundSeries => {
     const key = `${info.verb}|${info.group}|${info.version}|${info.resource}|${info.subresource}|${info.scope}`;
@@ -78,7 +78,7 @@ export function metricsMiddleware(metrics: ApiMetrics, log: RequestLog, slowSeco
     if (!s) {
       // Unknown paths could grow this without bound; past a generous size, stop caching.
       const labels = { ...info } as Record<string, string>;
-      s = { longrunning: metrics.longrunning.labels(labels), duration: metrics.duration.labels(labels), requests: new Map(), labels: info };
+      s = { longrunning: metrics.longrunning.bind(labels), duration: metrics.duration.bind(labels), requests: new Map(), labels: info };
       if (series.size < 10_000) series.set(key, s);
     }
     return s;
@@ -101,7 +101,7 @@ export function metricsMiddleware(metrics: ApiMetrics, log: RequestLog, slowSeco
       else inflight[kind].dec();
       if (isResource) {
         let counter = s.requests.get(res.statusCode);
-        if (!counter) s.requests.set(res.statusCode, (counter = metrics.requests.labels({ ...s.labels, code: String(res.statusCode) })));
+        if (!counter) s.requests.set(res.statusCode, (counter = metrics.requests.bind({ ...s.labels, code: String(res.statusCode) })));
         counter.inc();
         if (!long) s.duration.observe(seconds);
       }

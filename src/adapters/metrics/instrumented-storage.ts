@@ -9,12 +9,17 @@ function typeOf(key: string): string {
 }
 
 export function instrumentStorage(storage: StoragePort, metrics: ApiMetrics): StoragePort {
+  const series = new Map<string, ReturnType<ApiMetrics['etcdDuration']['bind']>>();
   const time = async <T>(operation: string, key: string, fn: () => Promise<T>): Promise<T> => {
-    const end = metrics.etcdDuration.startTimer({ operation, type: typeOf(key) });
+    const type = typeOf(key);
+    const id = `${operation} ${type}`;
+    let s = series.get(id);
+    if (!s) series.set(id, (s = metrics.etcdDuration.bind({ operation, type })));
+    const started = performance.now();
     try {
       return await fn();
     } finally {
-      end();
+      s.observe((performance.now() - started) / 1000);
     }
   };
   return {

@@ -5,21 +5,24 @@
  * prom-client's process and event-loop metrics.
  */
 import { subscribe } from 'node:diagnostics_channel';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { FastCounter, FastGauge, FastHistogram } from './series';
 
 export const watchEventsChannel = 'svc.watch.events';
 
 export interface ApiMetrics {
   registry: Registry;
-  requests: Counter<string>;
-  duration: Histogram<string>;
-  inflight: Gauge<string>;
-  longrunning: Gauge<string>;
+  // Updated on every request or storage call: bound once per label set, plain numbers after that.
+  requests: FastCounter;
+  duration: FastHistogram;
+  inflight: FastGauge;
+  longrunning: FastGauge;
   storageObjects: Gauge<string>;
-  etcdDuration: Histogram<string>;
+  etcdDuration: FastHistogram;
   watchEvents: Counter<string>;
 }
 
+const latencyBuckets = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
 const requestLabels = ['verb', 'group', 'version', 'resource', 'subresource', 'scope', 'component'];
 
 export function createMetrics(countObjects: () => Promise<Array<{ resource: string; count: number }>>): ApiMetrics {
@@ -32,16 +35,15 @@ export function createMetrics(countObjects: () => Promise<Array<{ resource: stri
   });
   return {
     registry,
-    requests: new Counter({ name: 'apiserver_request_total', help: 'Counter of apiserver requests broken out for each verb, group, version, resource, scope, component, and HTTP response code.', labelNames: [...requestLabels, 'code'], registers: [registry] }),
-    duration: new Histogram({
+    requests: new FastCounter({ name: 'apiserver_request_total', help: 'Counter of apiserver requests broken out for each verb, group, version, resource, scope, component, and HTTP response code.', labelNames: [...requestLabels, 'code'] }).registerIn(registry),
+    duration: new FastHistogram({
       name: 'apiserver_request_duration_seconds',
       help: 'Response latency distribution in seconds for each verb, group, version, resource, subresource, scope and component.',
       labelNames: requestLabels,
-      buckets: [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60],
-      registers: [registry],
-    }),
-    inflight: new Gauge({ name: 'apiserver_current_inflight_requests', help: 'Maximal number of currently used inflight request limit of this apiserver per request kind in last second.', labelNames: ['request_kind'], registers: [registry] }),
-    longrunning: new Gauge({ name: 'apiserver_longrunning_requests', help: 'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component.', labelNames: requestLabels, registers: [registry] }),
+      buckets: latencyBuckets,
+    }).registerIn(registry),
+    inflight: new FastGauge({ name: 'apiserver_current_inflight_requests', help: 'Maximal number of currently used inflight request limit of this apiserver per request kind in last second.', labelNames: ['request_kind'] }).registerIn(registry),
+    longrunning: new FastGauge({ name: 'apiserver_longrunning_requests', help: 'Gauge of all active long-running apiserver requests broken out by verb, group, version, resource, scope and component.', labelNames: requestLabels }).registerIn(registry),
     storageObjects: new Gauge({
       name: 'apiserver_storage_objects',
       help: 'Number of stored objects at the time of last check split by kind.',
@@ -55,13 +57,7 @@ export function createMetrics(countObjects: () => Promise<Array<{ resource: stri
         }
       },
     }),
-    etcdDuration: new Histogram({
-      name: 'etcd_request_duration_seconds',
-      help: 'Etcd request latency in seconds for each operation and object type.',
-      labelNames: ['operation', 'type'],
-      buckets: [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60],
-      registers: [registry],
-    }),
+    etcdDuration: new FastHistogram({ name: 'etcd_request_duration_seconds', help: 'Etcd request latency in seconds for each operation and object type.', labelNames: ['operation', 'type'], buckets: latencyBuckets }).registerIn(registry),
     watchEvents,
   };
 }
