@@ -11,7 +11,7 @@ import type { PatchType } from '../../registry/request';
 import { decodeJson, decodeObjectBody, decodeYaml, negotiate, ResponseFormat } from './media';
 import { canonicalizeBodyVersion } from './group-alias';
 import { deleteOptions, listOptions, queryBool, writeOptions } from './options';
-import { send, sendError, setWarnings, wantsPretty } from './respond';
+import { send, sendBytes, sendError, setWarnings, wantsPretty } from './respond';
 import { sendEncodedList } from './list-stream';
 import { renderList, renderObject } from './render';
 import type { WatchServer } from './watch';
@@ -109,8 +109,7 @@ export function resourceHandlers(def: ResourceDefinition, deps: HandlerDeps) {
       const rv = typeof req.query.resourceVersion === 'string' ? req.query.resourceVersion : undefined;
       if (fmt === 'json' && !wantsPretty(req)) {
         const bytes = await registry.getEncoded(def, namespaceOf(def, req), req.params.name as string, rv);
-        res.status(200).setHeader('Content-Type', 'application/json');
-        res.end(bytes);
+        sendBytes(res, 200, 'application/json', bytes);
         return;
       }
       const obj = await registry.get(def, namespaceOf(def, req), req.params.name as string, rv);

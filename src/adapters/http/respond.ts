@@ -24,7 +24,12 @@ export function setWarnings(res: Response, warnings: string[]): void {
 
 export function send(req: Request, res: Response, code: number, value: unknown, format: ResponseFormat = 'json'): void {
   const { contentType, body } = encodeBody(format, value, wantsPretty(req));
-  res.status(code).setHeader('Content-Type', contentType);
+  sendBytes(res, code, contentType, body);
+}
+
+/** A whole response in one call: status and headers are laid out once, with the length known. */
+export function sendBytes(res: Response, code: number, contentType: string, body: Buffer | string): void {
+  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) });
   res.end(body);
 }
 

@@ -18,36 +18,46 @@ export interface RequestInfo {
   component: string;
 }
 
+const verbOfMethod: Record<string, [item: string, collection: string]> = {
+  GET: ['GET', 'LIST'],
+  POST: ['POST', 'POST'],
+  PUT: ['PUT', 'PUT'],
+  PATCH: ['PATCH', 'PATCH'],
+  DELETE: ['DELETE', 'DELETECOLLECTION'],
+};
+const truthy = new Set(['1', 'true', 't']);
+
 /** Kubernetes request info from a URL: the verb as upstream names it, and the resource it addresses. */
 export function requestInfo(method: string, path: string, query: Record<string, unknown>): RequestInfo {
   const parts = path.split('/').filter(Boolean);
   const info: RequestInfo = { verb: method.toUpperCase(), group: '', version: '', resource: '', subresource: '', scope: '', component: 'apiserver' };
-  let rest: string[];
+  let i: number; // where the rest of the path starts
   if (parts[0] === 'api' && parts.length >= 2) {
     info.version = parts[1];
-    rest = parts.slice(2);
+    i = 2;
   } else if (parts[0] === 'apis' && parts.length >= 3) {
     info.group = parts[1];
     info.version = parts[2];
-    rest = parts.slice(3);
+    i = 3;
   } else return info;
   let watchPath = false;
-  if (rest[0] === 'watch') {
+  if (parts[i] === 'watch') {
     watchPath = true;
-    rest = rest.slice(1);
+    i++;
   }
   let namespaced = false;
-  if (rest[0] === 'namespaces' && rest.length >= 3) {
+  if (parts[i] === 'namespaces' && parts.length - i >= 3) {
     namespaced = true;
-    rest = rest.slice(2);
+    i += 2;
   }
-  info.resource = rest[0] ?? '';
-  const name = rest[1];
-  info.subresource = rest[2] ?? '';
+  info.resource = parts[i] ?? '';
+  const name = parts[i + 1];
+  info.subresource = parts[i + 2] ?? '';
   info.scope = name ? 'resource' : namespaced ? 'namespace' : 'cluster';
-  const watching = watchPath || ['1', 'true', 't'].includes(String(query.watch ?? ''));
-  const verbs: Record<string, string> = { GET: name ? 'GET' : 'LIST', POST: 'POST', PUT: 'PUT', PATCH: 'PATCH', DELETE: name ? 'DELETE' : 'DELETECOLLECTION' };
-  info.verb = watching && method === 'GET' ? 'WATCH' : (verbs[method] ?? method);
+  const watch = query.watch;
+  const watching = watchPath || (typeof watch === 'string' && truthy.has(watch));
+  const verbs = verbOfMethod[method];
+  info.verb = watching && method === 'GET' ? 'WATCH' : verbs ? verbs[name ? 0 : 1] : method;
   return info;
 }
 
