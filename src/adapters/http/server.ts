@@ -30,18 +30,20 @@ export interface AppDeps {
 /** Runs handlers one after the other, as Express would for consecutive layers; an error goes to Express's error handler. */
 function chain(handlers: RequestHandler[]): RequestHandler {
   return (req, res, done) => {
-    const step = (i: number) => (err?: unknown) => {
+    let i = 0;
+    // One continuation per request, advancing through the handlers.
+    const next = (err?: unknown): void => {
       if (err !== undefined && err !== null) return done(err);
       if (i === handlers.length) return done();
       try {
         // As Express 5: a handler's rejected promise is an error too.
-        const result = handlers[i](req, res, step(i + 1)) as unknown;
+        const result = handlers[i++](req, res, next) as unknown;
         if (result instanceof Promise) result.catch(done);
       } catch (e) {
         done(e);
       }
     };
-    step(0)();
+    next();
   };
 }
 

@@ -94,7 +94,7 @@ export function metricsMiddleware(metrics: ApiMetrics, log: RequestLog, slowSeco
     return s;
   };
   return (req: Request, res: Response, next: NextFunction) => {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     const info = requestInfo(req.method, req.path, req.query as Record<string, unknown>);
     const isResource = info.resource !== '';
     const s = bound(info);
@@ -106,7 +106,7 @@ export function metricsMiddleware(metrics: ApiMetrics, log: RequestLog, slowSeco
     const finish = () => {
       if (done) return;
       done = true;
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const seconds = (performance.now() - started) / 1000;
       if (long) s.longrunning.dec();
       else inflight[kind].dec();
       if (isResource) {
