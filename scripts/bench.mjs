@@ -21,6 +21,9 @@ import { memory } from './bench/memory.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { Etcd3 } = createRequire(import.meta.url)('etcd3');
 const seconds = Number(process.env.BENCH_SECONDS ?? 3); // per throughput cell
+// BENCH_ONLY=gets,lists (say): only those phases (creates gets secure events lists updates watch embedded memory).
+const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : undefined;
+const wanted = (phase) => !only || only.has(phase);
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
 const rows = [];
 const results = { startedAt: new Date().toISOString(), node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryBytes: totalmem() };
@@ -107,11 +110,11 @@ async function secure(server) {
     if (r.status !== 200) throw new Error(`get: ${r.status}`);
   }));
   a.destroy();
-  const plainCreates = results.creates.find((x) => x.concurrency === c)?.api;
-  const plainGets = results.gets.cache;
+  const plainCreates = results.creates?.find((x) => x.concurrency === c)?.api;
+  const plainGets = results.gets?.cache;
   results.secure = { creates: created, gets: got, plainCreates, plainGets };
   row('secure', `creates/s, ${c} clients, HTTPS + bearer token + RBAC`, created.opsPerSec, plainCreates?.opsPerSec, 'ops/s', `vs the plain port (system:admin); p50 ${fmt(created.p50)} vs ${fmt(plainCreates?.p50)} ms; ${created.errors} errors`, created.cpuUsPerRequest);
-  row('secure', `GETs/s, ${g} clients (RV=0), HTTPS + bearer token + RBAC`, got.opsPerSec, plainGets.opsPerSec, 'ops/s', `vs the plain port; p50 ${fmt(got.p50, 2)} vs ${fmt(plainGets.p50, 2)} ms; ${got.errors} errors`, got.cpuUsPerRequest);
+  row('secure', `GETs/s, ${g} clients (RV=0), HTTPS + bearer token + RBAC`, got.opsPerSec, plainGets?.opsPerSec, 'ops/s', `vs the plain port; p50 ${fmt(got.p50, 2)} vs ${fmt(plainGets?.p50, 2)} ms; ${got.errors} errors`, got.cpuUsPerRequest);
   log(`secure: creates ${fmt(created.opsPerSec, 0)}/s, gets ${fmt(got.opsPerSec, 0)}/s`);
 }
 
@@ -258,27 +261,23 @@ async function main() {
     writeFileSync(tokens, `${benchToken},bench-user,bench-uid,bench-group\n${benchEventsToken},bench-events,bench-events-uid,bench-group\n`);
     const server = await startServer(root, etcdProc.endpoint, ['--token-auth-file', tokens]);
     log(`server at ${server.url} (pid ${server.pid})`);
-    await creates(server, etcd);
-    await gets(server);
-    await secure(server);
-    await eventStorm(server);
-    await lists(server, etcd, '/registry');
-    results.updates = await updates(server, etcd, { seconds, row, log });
-    await fanOut(server);
+    const phases = { creates: () => creates(server, etcd), gets: () => gets(server), secure: () => secure(server), events: () => eventStorm(server), lists: () => lists(server, etcd, '/registry'), updates: async () => { results.updates = await updates(server, etcd, { seconds, row, log }); }, watch: () => fanOut(server) };
+    for (const [name, phase] of Object.entries(phases)) if (wanted(name)) await phase();
     results.serverPeakRss = server.memory().peak;
     await server.stop();
-    results.embeddedCreates = await embeddedCreates(root, { seconds, row, log });
-    Object.assign(results, await memory(root, etcdProc.endpoint, etcd, { row, log }));
+    if (wanted('embedded')) results.embeddedCreates = await embeddedCreates(root, { seconds, row, log });
+    if (wanted('memory')) Object.assign(results, await memory(root, etcdProc.endpoint, etcd, { row, log }));
   } finally {
     etcd.close();
     await stopAll();
   }
   results.durationSeconds = (performance.now() - began) / 1000;
   results.rows = rows;
-  const out = join(root, 'bench/results/latest.json');
+  // A partial run (BENCH_ONLY) never replaces the full results the README is made from.
+  const out = join(root, only ? 'bench/results/partial.json' : 'bench/results/latest.json');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
-  console.log(`\n${table(rows)}\n\n(${results.cpus} × ${results.cpuModel}, Node ${results.node}, etcd ${results.etcdVersion}; ${fmt(results.durationSeconds / 60)} min; figures also in bench/results/latest.json, \`npm run bench:readme\` puts them into the README)`);
+  console.log(`\n${table(rows)}\n\n(${results.cpus} × ${results.cpuModel}, Node ${results.node}, etcd ${results.etcdVersion}; ${fmt(results.durationSeconds / 60)} min; figures also in ${out.slice(root.length + 1)}${only ? '' : ', `npm run bench:readme` puts them into the README'})`);
 }
 
 process.on('SIGINT', () => void stopAll().finally(() => process.exit(130)));
