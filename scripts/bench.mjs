@@ -32,6 +32,11 @@ const row = (section, what, server, baseline, unit, note = '', cpuUs) => rows.pu
 async function creates(server, etcd) {
   results.creates = [];
   const small = { k: 'v'.repeat(100) };
+  // Both sides warm before the first measured cell: the server's JIT and both clients' connections.
+  const w = agent(16);
+  await closedLoop(16, 2000, (i) => request(`${server.url}/api/v1/namespaces/warm-up/configmaps`, { method: 'POST', body: cmBody(`cm-${i}`, small), agent: w }));
+  w.destroy();
+  await closedLoop(16, 1000, (i) => etcd.put(`/bench-raw/warm-up/${i}`).value('x'));
   for (const c of [1, 16, 64]) {
     const a = agent(c);
     const api = await measured(server, () => closedLoop(c, seconds * 1000, async (i) => {
