@@ -63,15 +63,16 @@ async function gets(server) {
   const bytes = (await request(url)).body;
   const bare = await startBareServer(bytes);
   const c = 32;
-  const run = async (u) => {
+  const run = async (u, ms = seconds * 1000) => {
     const a = agent(c);
-    const r = await closedLoop(c, seconds * 1000, async () => {
+    const r = await closedLoop(c, ms, async () => {
       const res = await request(u, { agent: a });
       if (res.status !== 200) throw new Error(`get: ${res.status}`);
     });
     a.destroy();
     return r;
   };
+  await run(url, 2000); // warm-up (the bare server has next to nothing to warm)
   const cached = await measured(server, () => run(url));
   const quorum = await measured(server, () => run(`${base}/target`));
   const raw = await run(bare.url);
