@@ -173,7 +173,7 @@ export function resourceRouter(defs: ResourceDefinition[], deps: HandlerDeps): R
     const segments = path.split('/');
     // ['', 'api', v, ...] or ['', 'apis', group, v, ...]
     const depth = segments[1] === 'api' ? 3 : segments[1] === 'apis' ? 4 : 0;
-    const gv = depth ? roots.get(segments.slice(0, depth).join('/')) : undefined;
+    const gv = depth === 3 ? roots.get(`/api/${segments[2]}`) : depth === 4 ? roots.get(`/apis/${segments[2]}/${segments[3]}`) : undefined;
     if (!gv) return next();
     let found: Match | undefined;
     try {
@@ -186,7 +186,10 @@ export function resourceRouter(defs: ResourceDefinition[], deps: HandlerDeps): R
     if (!verbs) return next();
     const handler = verbs.get(req.method);
     if (!handler) return sendError(req, res, errors.methodNotAllowed(req.method.toLowerCase(), found.target.def));
-    req.params = { ...(found.namespace !== undefined ? { namespace: found.namespace } : {}), ...(found.name !== undefined ? { name: found.name } : {}) };
+    const params: Record<string, string> = {};
+    if (found.namespace !== undefined) params.namespace = found.namespace;
+    if (found.name !== undefined) params.name = found.name;
+    req.params = params;
     const run = () => void Promise.resolve(handler(req, res)).catch((e) => sendError(req, res, e));
     if (gv.alias) gv.alias(req, res, run);
     else run();
