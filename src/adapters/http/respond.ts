@@ -27,9 +27,13 @@ export function send(req: Request, res: Response, code: number, value: unknown, 
   sendBytes(res, code, contentType, body);
 }
 
-/** A whole response in one call: status and headers are laid out once, with the length known. */
+/**
+ * A whole response (end() adds its Content-Length). Headers go through setHeader, not writeHead's argument, so
+ * that wrappers of the response (the group alias) see them.
+ */
 export function sendBytes(res: Response, code: number, contentType: string, body: Buffer | string): void {
-  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body) });
+  res.statusCode = code;
+  res.setHeader('Content-Type', contentType);
   res.end(body);
 }
 

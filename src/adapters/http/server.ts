@@ -47,10 +47,22 @@ function chain(handlers: RequestHandler[]): RequestHandler {
   };
 }
 
-/** Express 5 parses the query string again on every read of req.query; parse it once per request. */
-function pinQuery(req: Request, _res: Response, next: NextFunction): void {
-  Object.defineProperty(req, 'query', { value: req.query, configurable: true, writable: true });
-  next();
+/**
+ * Express 5 parses the query string again on every read of req.query: its getter on the app's request prototype
+ * becomes one that parses once per request and keeps the result (a request that sets req.query keeps its own).
+ */
+function parseQueryOnce(app: express.Express): void {
+  const proto = Object.getPrototypeOf(app.request) as object;
+  const parse = Object.getOwnPropertyDescriptor(proto, 'query')?.get;
+  if (!parse) throw new Error('express: no req.query getter to wrap');
+  const parsed = Symbol('parsed query');
+  Object.defineProperty(app.request, 'query', {
+    configurable: true,
+    enumerable: true,
+    get(this: Request & { [parsed]?: unknown }) {
+      return (this[parsed] ??= parse.call(this));
+    },
+  });
 }
 
 export function createApp(deps: AppDeps): express.Express {
@@ -58,11 +70,11 @@ export function createApp(deps: AppDeps): express.Express {
   app.disable('x-powered-by');
   app.disable('etag');
   app.set('query parser', 'simple');
+  parseQueryOnce(app);
   // The filters every request passes and the resources (nearly all the traffic) as one Express layer: each layer a
   // request walks through costs it the router's bookkeeping.
   app.use(
     chain([
-      pinQuery,
       ...(deps.middleware ?? []),
       readBody(maxBodyBytes),
       resourceRouter(deps.definitions, { registry: deps.registry, watch: deps.watch, patchContentTypes: deps.patchContentTypes }),
