@@ -14,6 +14,7 @@ import { FeatureGates } from '../../src/machinery/feature-gates';
 import { ensurePki, issueLeaf, type EnsuredPki } from '../../src/adapters/pki';
 import { JoseTokenAdapter } from '../../src/adapters/jwt';
 import type { SecurityOptions } from '../../src/security';
+import type { StoragePort } from '../../src/ports/storage.port';
 import { Backend, openStorage } from './test-server';
 
 export interface Credentials {
@@ -45,12 +46,16 @@ export interface SecureTestServer {
 export interface SecureServerExtras {
   /** Controller options built once the PKI exists (e.g. signing with its CA). */
   controllers?: (pki: EnsuredPki) => AssembleOptions['controllers'];
+  /** Wraps the storage the server gets (to count its calls, say). */
+  storage?: (storage: StoragePort) => StoragePort;
 }
 
 export async function startSecureTestServer(backend: Backend, security: Partial<SecurityOptions> = {}, extras: SecureServerExtras = {}): Promise<SecureTestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-pki-'));
   const pki = await ensurePki(dir, '127.0.0.1', new Date());
-  const { storage, cleanup } = openStorage(backend);
+  const opened = openStorage(backend);
+  const { cleanup } = opened;
+  const storage = extras.storage ? extras.storage(opened.storage) : opened.storage;
   const tokens = new JoseTokenAdapter(createPrivateKey(readFileSync(pki.paths.saKey, 'utf8')), []);
   const assembled = assemble({
     storage,
