@@ -28,17 +28,14 @@ function wanted(namespace: string, caBundle: string): KObject {
 /** One pass: creates or repairs the ConfigMap in every active namespace; returns how many it wrote. */
 export async function publishRootCa(registry: Registry, caBundle: string, log: Log): Promise<number> {
   const namespaces = (await registry.list(namespaceDefinition, { resourceVersion: '0' })).items;
-  const existing = new Map<string, KObject>();
-  for (const cm of (await registry.list(configMapDefinition, { resourceVersion: '0', fieldSelector: `metadata.name=${rootCaConfigMap}` })).items) {
-    existing.set(cm.metadata.namespace!, cm);
-  }
   const opts = controllerWrite(user, 'v1');
   let written = 0;
   for (const ns of namespaces) {
     const name = ns.metadata.name!;
     if ((ns.status as { phase?: string } | undefined)?.phase === PHASE_TERMINATING || ns.metadata.deletionTimestamp) continue;
-    const current = existing.get(name);
     try {
+      // One cached lookup per namespace: a list filtered by name would look at every ConfigMap on every pass.
+      const current = await cachedConfigMap(registry, name);
       if (!current) {
         await registry.create(configMapDefinition, name, wanted(name, caBundle), { ...opts, warnings: [] });
         written++;
@@ -53,6 +50,15 @@ export async function publishRootCa(registry: Registry, caBundle: string, log: L
     }
   }
   return written;
+}
+
+async function cachedConfigMap(registry: Registry, namespace: string): Promise<KObject | undefined> {
+  try {
+    return await registry.get(configMapDefinition, namespace, rootCaConfigMap, '0');
+  } catch (e) {
+    if (statusOf(e) === 404) return undefined;
+    throw e;
+  }
 }
 
 export function startRootCaPublisher(registry: Registry, caBundle: string, log: Log, options: { intervalMs?: number } = {}): { stop(): void } {
