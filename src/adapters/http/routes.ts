@@ -103,25 +103,27 @@ interface Match {
   subresource?: string;
 }
 
+function cluster(gv: GroupVersion, plural: string): Served | undefined {
+  const t = gv.byPlural.get(plural);
+  return t && !t.def.namespaced ? t : undefined;
+}
+
+function namespaced(gv: GroupVersion, plural: string): Served | undefined {
+  const t = gv.byPlural.get(plural);
+  return t?.def.namespaced ? t : undefined;
+}
+
 /** Matches the segments after a group-version root against its kinds, as the spec's paths (§4.1) lay them out. */
 function match(gv: GroupVersion, rest: string[]): Match | undefined {
   const n = rest.length;
   const watch = rest[0] === 'watch';
   const s = watch ? rest.slice(1) : rest;
-  const cluster = (plural: string) => {
-    const t = gv.byPlural.get(plural);
-    return t && !t.def.namespaced ? t : undefined;
-  };
-  const namespaced = (plural: string) => {
-    const t = gv.byPlural.get(plural);
-    return t?.def.namespaced ? t : undefined;
-  };
   // An empty segment (a doubled slash) names nothing, as with Express's routes before.
   if (n === 0 || rest.includes('')) return undefined;
   // .../namespaces/{ns}/{plural}[/{name}[/{sub}]] names a namespaced kind; anything else under namespaces/ is the
   // Namespace kind itself (a cluster-scoped plural) and falls through to the cluster-scoped shapes.
   if (s[0] === 'namespaces' && s.length >= 3) {
-    const t = namespaced(s[2]);
+    const t = namespaced(gv, s[2]);
     if (t) {
       const namespace = param(s[1]);
       if (s.length === 3) return { target: t, shape: watch ? 'watchCollection' : 'collection', namespace };
@@ -130,14 +132,14 @@ function match(gv: GroupVersion, rest: string[]): Match | undefined {
       return undefined;
     }
   }
-  const t = cluster(s[0]);
+  const t = cluster(gv, s[0]);
   if (t) {
     if (s.length === 1) return { target: t, shape: watch ? 'watchCollection' : 'collection' };
     if (s.length === 2) return { target: t, shape: watch ? 'watchItem' : 'item', name: param(s[1]) };
     if (s.length === 3 && !watch) return { target: t, shape: 'subresource', name: param(s[1]), subresource: s[2] };
     return undefined;
   }
-  const all = s.length === 1 ? namespaced(s[0]) : undefined;
+  const all = s.length === 1 ? namespaced(gv, s[0]) : undefined;
   return all ? { target: all, shape: watch ? 'watchAllNamespaces' : 'allNamespaces' } : undefined;
 }
 
