@@ -40,7 +40,8 @@ function walk(l: unknown, r: unknown, schema: Schema | undefined, path: Path, c:
     const lm = isPlainObject(l) ? l : undefined;
     const rm = isPlainObject(r) ? r : undefined;
     if (atom.atomic || (isEmpty(lm) && isEmpty(rm))) return leaf();
-    const keys = new Set([...Object.keys(lm ?? {}), ...Object.keys(rm ?? {})]);
+    // One side absent (every field of a create): its keys as they are, no set to build.
+    const keys = lm && rm ? new Set([...Object.keys(lm), ...Object.keys(rm)]) : Object.keys(lm ?? rm ?? {});
     for (const k of keys) {
       const lv = lm?.[k];
       const rv = rm?.[k];
