@@ -3,7 +3,8 @@
  * and the storage port. Revisions arrive as int64 strings; they stay below
  * 2^53 in practice, so plain numbers are safe.
  */
-import { GRPCDeadlineExceededError, isRecoverableError, type IEvent, type IKeyValue } from 'etcd3';
+import { GRPCDeadlineExceededError, isRecoverableError, type IEvent } from 'etcd3';
+import { GrpcConnectionError, GrpcStatusError, GrpcTimeoutError } from './grpc-unary';
 import {
   StorageBusyError,
   StorageError,
@@ -42,7 +43,8 @@ export class KeySpace {
     return { key: this.full(from), rangeEnd: prefixEnd(this.full(prefix)) };
   }
 
-  toKeyValue(kv: IKeyValue): KeyValue {
+  /** From etcd3's records (revisions as strings) and from EtcdKv's (numbers). */
+  toKeyValue(kv: { key: Buffer; value: Buffer; create_revision: string | number; mod_revision: string | number }): KeyValue {
     return {
       key: this.strip(kv.key),
       value: kv.value,
@@ -102,7 +104,7 @@ export function toStorageError(err: unknown, timeoutMs = 0): unknown {
   if (err instanceof StorageError || !(err instanceof Error)) return err;
   const message = err.message;
   let mapped: StorageError | undefined;
-  if (err instanceof GRPCDeadlineExceededError || /DEADLINE_EXCEEDED|Deadline exceeded/.test(message)) {
+  if (err instanceof GRPCDeadlineExceededError || err instanceof GrpcTimeoutError || /DEADLINE_EXCEEDED|Deadline exceeded/.test(message)) {
     mapped = new StorageTimeoutError(timeoutMs, timeoutMs ? `etcd did not answer within ${timeoutMs / 1000}s` : 'etcd did not answer in time');
   } else if (message.includes('etcdserver: request timed out')) {
     mapped = new StorageTimeoutError(timeoutMs, 'etcd did not commit the request in time (etcdserver: request timed out)');
@@ -114,7 +116,13 @@ export function toStorageError(err: unknown, timeoutMs = 0): unknown {
     mapped = new UnavailableError('etcd is out of space (NOSPACE alarm): it refuses writes until it is compacted, defragmented and the alarm is disarmed');
   } else if (/etcdserver: (no leader|leader changed|not capable|unhealthy cluster)|timed out due to leader failure/.test(message)) {
     mapped = new UnavailableError('etcd has no leader right now; try again shortly');
-  } else if (err.name === 'BrokenCircuitError' || err.constructor?.name === 'BrokenCircuitError' || isRecoverableError(err)) {
+  } else if (
+    err instanceof GrpcConnectionError ||
+    (err instanceof GrpcStatusError && err.code === 14) ||
+    err.name === 'BrokenCircuitError' ||
+    err.constructor?.name === 'BrokenCircuitError' ||
+    isRecoverableError(err)
+  ) {
     mapped = new UnavailableError('etcd is unavailable: none of the --etcd-servers answers; try again shortly');
   }
   if (!mapped) return err;

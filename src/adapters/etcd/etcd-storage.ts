@@ -1,12 +1,13 @@
 /**
- * StoragePort on etcd v3 through the etcd3 client's raw RPC clients.
+ * StoragePort on etcd v3: reads and writes through EtcdKv (gRPC over a bare
+ * HTTP/2 session), watches, leases and compaction through the etcd3 client.
  *
  * Every port key lives under `prefix` (default /registry); resourceVersion is
  * etcd's mod_revision. Creates and compare-and-swap writes are single
  * transactions; a failed compare returns the current value in the same round
  * trip. Reads are linearizable.
  */
-import { Etcd3, type IKeyValue, type IOptions, type ITxnResponse } from 'etcd3';
+import { Etcd3, type IOptions } from 'etcd3';
 import {
   CompactedError,
   FutureRevisionError,
@@ -26,6 +27,8 @@ import {
 import { KeySpace, isCompactedMessage, isFutureRevisionMessage, toStorageError } from './etcd-keys';
 import { EtcdWatch } from './etcd-watch';
 import { LeaseManager } from './etcd-leases';
+import { EtcdKv, type Compare, type RequestOp, type TxnResponse } from './etcd-kv';
+import { GrpcUnaryClient } from './grpc-unary';
 
 export interface EtcdStorageOptions {
   /** Client URLs, e.g. ['http://127.0.0.1:2379']. */
@@ -36,12 +39,12 @@ export interface EtcdStorageOptions {
   requestTimeoutMs?: number;
   /** Deadline of ping() when the caller gives none (ms, default 2000). */
   pingTimeoutMs?: number;
-  /** Extra etcd3 client options (credentials, auth, grpcOptions). */
-  clientOptions?: Partial<IOptions>;
 }
 
 export class EtcdStorage implements StoragePort {
   private readonly client: Etcd3;
+  private readonly grpc: GrpcUnaryClient;
+  private readonly kv: EtcdKv;
   private readonly keys: KeySpace;
   private readonly watches = new Set<EtcdWatch>();
   private readonly leases: LeaseManager;
@@ -65,18 +68,19 @@ export class EtcdStorage implements StoragePort {
       // With one endpoint there is nowhere to fail over to: the library's per-host circuit
       // breaker would only keep every call (and watch) failing for 5 s after etcd is back.
       faultHandling: options.endpoints.length === 1 ? { host: () => passThroughPolicy } : undefined,
-      ...options.clientOptions,
     });
+    this.grpc = new GrpcUnaryClient(options.endpoints);
+    this.kv = new EtcdKv(this.grpc, this.timeoutMs);
     this.leases = new LeaseManager(this.client, () => this.deadline());
   }
 
   async currentRevision(): Promise<number> {
-    const res = await this.call(() => this.client.kv.range({ key: this.keys.probeKey(), count_only: true }, this.deadline()));
-    return Number(res.header.revision);
+    const res = await this.call(() => this.kv.range({ key: this.keys.probeKey(), count_only: true }));
+    return res.revision;
   }
 
   async get(key: string): Promise<KeyValue | undefined> {
-    const res = await this.call(() => this.client.kv.range({ key: this.keys.full(key) }, this.deadline()));
+    const res = await this.call(() => this.kv.range({ key: this.keys.full(key) }));
     return res.kvs.length ? this.keys.toKeyValue(res.kvs[0]) : undefined;
   }
 
@@ -84,14 +88,14 @@ export class EtcdStorage implements StoragePort {
     const { key, rangeEnd } = this.keys.range(prefix, options.startKey);
     const revision = options.revision && options.revision > 0 ? options.revision : 0;
     const res = await this.call(
-      () => this.client.kv.range({ key, range_end: rangeEnd, revision, limit: options.limit ?? 0 }, this.deadline()),
+      () => this.kv.range({ key, range_end: rangeEnd, revision, limit: options.limit ?? 0 }),
       revision,
     );
     return {
       items: res.kvs.map((kv) => this.keys.toKeyValue(kv)),
       more: res.more,
-      count: Number(res.count),
-      revision: revision || Number(res.header.revision),
+      count: res.count,
+      revision: revision || res.revision,
     };
   }
 
@@ -99,25 +103,26 @@ export class EtcdStorage implements StoragePort {
     const k = this.keys.full(key);
     const res = await this.txn(
       [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
-      { request_put: await this.put(k, value, options) },
+      options?.ttlSeconds ? await this.leasedPut(k, value, options.ttlSeconds) : { request_put: { key: k, value } },
       k,
     );
     if (!res.succeeded) throw new KeyExistsError(key);
-    return Number(res.header.revision);
+    return res.revision;
   }
 
   async update(key: string, value: Buffer, expectedModRevision: number, options?: PutOptions): Promise<number> {
     const k = this.keys.full(key);
-    const res = await this.txn(this.casCompare(k, expectedModRevision), { request_put: await this.put(k, value, options) }, k);
+    const put: RequestOp = options?.ttlSeconds ? await this.leasedPut(k, value, options.ttlSeconds) : { request_put: { key: k, value } };
+    const res = await this.txn(this.casCompare(k, expectedModRevision), put, k);
     if (!res.succeeded) this.casFailed(key, res);
-    return Number(res.header.revision);
+    return res.revision;
   }
 
   async delete(key: string, expectedModRevision: number): Promise<number> {
     const k = this.keys.full(key);
     const res = await this.txn(this.casCompare(k, expectedModRevision), { request_delete_range: { key: k } }, k);
     if (!res.succeeded) this.casFailed(key, res);
-    return Number(res.header.revision);
+    return res.revision;
   }
 
   watch(prefix: string, fromRevision: number, callbacks: WatchCallbacks): WatchHandle {
@@ -160,65 +165,53 @@ export class EtcdStorage implements StoragePort {
 
   async ping(timeoutMs = this.options.pingTimeoutMs ?? 2000): Promise<boolean> {
     if (this.closed) return false;
-    const probe = this.client.kv
-      .range({ key: this.keys.probeKey(), count_only: true }, { deadline: Date.now() + timeoutMs })
-      .then(() => true, () => false);
-    // The deadline should suffice; the timer also bounds the library's queueing, retries and circuit breaker.
-    return raceTimeout(probe, timeoutMs, () => false);
+    return this.kv.range({ key: this.keys.probeKey(), count_only: true }, timeoutMs).then(() => true, () => false);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     for (const w of [...this.watches]) w.cancel();
+    this.grpc.close();
     this.client.close();
   }
 
-  /** A put, attached to a lease when the write has a TTL (a put without one detaches the key from its lease). */
-  private async put(key: Buffer, value: Buffer, options?: PutOptions): Promise<{ key: Buffer; value: Buffer; lease?: string }> {
-    if (!options?.ttlSeconds) return { key, value };
-    const lease = await this.call(() => this.leases.leaseFor(options.ttlSeconds!));
-    return { key, value, lease };
+  /** A put attached to a lease, for a write with a TTL (a put without one detaches the key from its lease). */
+  private async leasedPut(key: Buffer, value: Buffer, ttlSeconds: number): Promise<RequestOp> {
+    // The lease grant goes through the etcd3 client: its deadline cancels the call at etcd, the timer bounds the rest.
+    const lease = await this.call(() => raceTimeout(this.leases.leaseFor(ttlSeconds), this.timeoutMs, () => {
+      throw new StorageTimeoutError(this.timeoutMs, `etcd did not answer within ${this.timeoutMs / 1000}s`);
+    }));
+    return { request_put: { key, value, lease } };
   }
 
-  private casCompare(key: Buffer, expected: number) {
+  private casCompare(key: Buffer, expected: number): Compare[] {
     // Mod == expected alone would match an absent key when expected is 0.
     return [
-      { key, target: 'Mod' as const, result: 'Equal' as const, mod_revision: expected },
-      { key, target: 'Create' as const, result: 'Greater' as const, create_revision: 0 },
+      { key, target: 'Mod', result: 'Equal', mod_revision: expected },
+      { key, target: 'Create', result: 'Greater', create_revision: 0 },
     ];
   }
 
-  private casFailed(key: string, res: ITxnResponse): never {
-    const kvs: IKeyValue[] = res.responses[0]?.response_range?.kvs ?? [];
-    if (kvs.length === 0) throw new KeyNotFoundError(key);
-    throw new RevisionMismatchError(key, this.keys.toKeyValue(kvs[0]));
+  private casFailed(key: string, res: TxnResponse): never {
+    if (res.rangeKvs.length === 0) throw new KeyNotFoundError(key);
+    throw new RevisionMismatchError(key, this.keys.toKeyValue(res.rangeKvs[0]));
   }
 
-  private txn(
-    compare: NonNullable<Parameters<Etcd3['kv']['txn']>[0]['compare']>,
-    success: NonNullable<Parameters<Etcd3['kv']['txn']>[0]['success']>[number],
-    key: Buffer,
-  ): Promise<ITxnResponse> {
-    return this.call(() =>
-      this.client.kv.txn({ compare, success: [success], failure: [{ request_range: { key } }] }, this.deadline()),
-    );
+  private txn(compare: Compare[], success: RequestOp, key: Buffer): Promise<TxnResponse> {
+    return this.call(() => this.kv.txn({ compare, success: [success], failure: [{ request_range: { key } }] }));
   }
 
   /**
-   * Runs an etcd call within the request timeout, mapping etcd's revision
-   * errors and transport failures to port errors. The gRPC deadline cancels
-   * the call at etcd; the timer also bounds the time the library spends
-   * before sending it (connecting, name resolution), which the deadline alone
-   * did not.
+   * Runs an etcd call, mapping etcd's revision errors and transport failures
+   * to port errors. EtcdKv bounds every call by the request timeout (sent as
+   * the gRPC deadline, and a local timer).
    */
   private async call<T>(fn: () => Promise<T>, revision = 0): Promise<T> {
     if (this.closed) throw new StorageError('etcd storage is closed');
     const timeoutMs = this.timeoutMs;
     try {
-      return await raceTimeout(fn(), timeoutMs, () => {
-        throw new StorageTimeoutError(timeoutMs, `etcd did not answer within ${timeoutMs / 1000}s`);
-      });
+      return await fn();
     } catch (err) {
       if (isCompactedMessage(err)) throw new CompactedError(revision, await this.compactedRevisionOr(revision + 1));
       if (isFutureRevisionMessage(err)) throw new FutureRevisionError(revision, await this.currentRevision().catch(() => 0));
@@ -236,7 +229,7 @@ export class EtcdStorage implements StoragePort {
 
   private async readableAt(revision: number): Promise<boolean> {
     try {
-      await this.client.kv.range({ key: this.keys.probeKey(), count_only: true, revision }, this.deadline());
+      await this.kv.range({ key: this.keys.probeKey(), count_only: true, revision });
       return true;
     } catch (err) {
       if (isCompactedMessage(err)) return false;

@@ -1,0 +1,97 @@
+/**
+ * The etcd adapter's own HTTP/2 transport for reads and writes, against the
+ * shared etcd: endpoints that refuse or never answer, answers larger than a
+ * flow-control window, and etcd's error statuses mapped to port errors.
+ */
+import { createServer, type Server, type Socket } from 'node:net';
+import { openEtcdStorage } from '../../src/adapters/etcd';
+import { FutureRevisionError, StorageTimeoutError, UnavailableError } from '../../src/ports/storage.port';
+import { freePort, testEtcdEndpoints } from '../support/etcd-harness';
+import { buf, freshPrefix, sleep } from './contract-helpers';
+
+/** Accepts TCP connections and never says a word (a peer that is gone without a reset). */
+async function blackHole(): Promise<{ url: string; close: () => Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise((r) => server.close(() => r()));
+    },
+  };
+}
+
+describe('etcd transport', () => {
+  it('moves on from an endpoint that refuses connections, within the same call', async () => {
+    const refused = `http://127.0.0.1:${await freePort()}`;
+    const storage = openEtcdStorage({ endpoints: [refused, ...testEtcdEndpoints()], requestTimeoutMs: 3000 });
+    try {
+      const p = freshPrefix();
+      const rev = await storage.create(`${p}a`, buf('x'));
+      expect((await storage.get(`${p}a`))?.modRevision).toBe(rev);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('reports an unreachable etcd as unavailable, promptly', async () => {
+    const storage = openEtcdStorage({ endpoints: [`http://127.0.0.1:${await freePort()}`], requestTimeoutMs: 5000 });
+    try {
+      const started = Date.now();
+      await expect(storage.get('/x')).rejects.toBeInstanceOf(UnavailableError);
+      expect(Date.now() - started).toBeLessThan(4000);
+      expect(await storage.ping(1000)).toBe(false);
+    } finally {
+      await storage.close();
+    }
+  });
+
+  it('times a silent endpoint out, then drops it for the next endpoint once it fails a ping', async () => {
+    const hole = await blackHole();
+    const storage = openEtcdStorage({ endpoints: [hole.url, ...testEtcdEndpoints()], requestTimeoutMs: 300 });
+    try {
+      await expect(storage.get('/x')).rejects.toBeInstanceOf(StorageTimeoutError);
+      let answered = false;
+      for (let i = 0; i < 40 && !answered; i++) {
+        answered = await storage.get('/x').then(() => true, () => false);
+        if (!answered) await sleep(200);
+      }
+      expect(answered).toBe(true);
+    } finally {
+      await storage.close();
+      await hole.close();
+    }
+  }, 20_000);
+
+  it('reads a range far larger than one flow-control window', async () => {
+    const storage = openEtcdStorage({ endpoints: testEtcdEndpoints() });
+    try {
+      const p = freshPrefix();
+      const value = Buffer.alloc(1024 * 1024, 'v');
+      for (let i = 0; i < 20; i++) await storage.create(`${p}${String(i).padStart(2, '0')}`, value);
+      const { items, count } = await storage.range(p);
+      expect(count).toBe(20);
+      expect(items.every((kv) => kv.value.equals(value))).toBe(true);
+    } finally {
+      await storage.close();
+    }
+  }, 30_000);
+
+  it('maps an etcd error status to its port error (a read at a future revision)', async () => {
+    const storage = openEtcdStorage({ endpoints: testEtcdEndpoints() });
+    try {
+      const current = await storage.currentRevision();
+      const err = await storage.range('/', { revision: current + 1000 }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(FutureRevisionError);
+      expect((err as FutureRevisionError).message).not.toMatch(/OUT_OF_RANGE|etcdserver/);
+    } finally {
+      await storage.close();
+    }
+  });
+});
