@@ -5,6 +5,8 @@
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import { openEtcdStorage } from '../../src/adapters/etcd';
+import { EtcdKv } from '../../src/adapters/etcd/etcd-kv';
+import { GrpcUnaryClient } from '../../src/adapters/etcd/grpc-unary';
 import { FutureRevisionError, StorageTimeoutError, UnavailableError } from '../../src/ports/storage.port';
 import { freePort, testEtcdEndpoints } from '../support/etcd-harness';
 import { buf, freshPrefix, sleep } from './contract-helpers';
@@ -68,6 +70,20 @@ describe('etcd transport', () => {
       await hole.close();
     }
   }, 20_000);
+
+  it('retires a session before its stream ids run out, without failing a call', async () => {
+    const grpc = new GrpcUnaryClient(testEtcdEndpoints(), 3);
+    const kv = new EtcdKv(grpc, 5000);
+    try {
+      const key = Buffer.from(freshPrefix());
+      // Concurrent calls straddle the retirements: the ones in flight finish on the old session.
+      const answers = await Promise.all(Array.from({ length: 20 }, () => kv.range({ key, count_only: true })));
+      expect(answers.every((a) => a.revision > 0)).toBe(true);
+      for (let i = 0; i < 10; i++) expect((await kv.range({ key, count_only: true })).revision).toBeGreaterThan(0);
+    } finally {
+      grpc.close();
+    }
+  });
 
   it('reads a range far larger than one flow-control window', async () => {
     const storage = openEtcdStorage({ endpoints: testEtcdEndpoints() });

@@ -50,7 +50,12 @@ const PING_TIMEOUT_MS = 2000;
 interface Session {
   http: http2.ClientHttp2Session;
   connected: boolean;
+  /** Streams opened on it: a client has 2^30 stream ids per connection (odd numbers below 2^31). */
+  streams: number;
 }
+
+/** Past this many streams a session is retired for a new one (at 5,000 calls/s, after about two and a half days). */
+const STREAMS_PER_SESSION = 2 ** 30 - 2 ** 16;
 
 export class GrpcUnaryClient {
   private session: Session | undefined;
@@ -58,7 +63,10 @@ export class GrpcUnaryClient {
   private readonly headers = new Map<string, http2.OutgoingHttpHeaders>();
   private closed = false;
 
-  constructor(private readonly endpoints: readonly string[]) {
+  constructor(
+    private readonly endpoints: readonly string[],
+    private readonly streamsPerSession = STREAMS_PER_SESSION,
+  ) {
     if (!endpoints.length) throw new Error('no etcd endpoints');
   }
 
@@ -86,7 +94,14 @@ export class GrpcUnaryClient {
     if (this.closed) return Promise.reject(new GrpcConnectionError('the etcd client is closed', false));
     const session = this.current();
     return new Promise<Buffer>((resolve, reject) => {
-      const stream = session.http.request(this.headersFor(method, timeoutMs));
+      let stream: http2.ClientHttp2Stream;
+      try {
+        stream = session.http.request(this.headersFor(method, timeoutMs));
+      } catch (err) {
+        session.http.destroy(); // a session that cannot open streams is of no more use
+        reject(new GrpcConnectionError(`could not start a call to ${this.endpoints[this.endpoint]}: ${(err as Error).message}`, false));
+        return;
+      }
       const chunks: Buffer[] = [];
       let status: string | undefined;
       let details = '';
@@ -139,13 +154,19 @@ export class GrpcUnaryClient {
   /** The open session, or a new one to the current endpoint. */
   private current(): Session {
     const existing = this.session;
-    if (existing && !existing.http.closed && !existing.http.destroyed) return existing;
+    if (existing && !existing.http.closed && !existing.http.destroyed) {
+      if (++existing.streams <= this.streamsPerSession) return existing;
+      // Its calls in flight finish; new ones go to a new session. (Closed while connecting, it would drop its queued calls.)
+      if (existing.connected) existing.http.close();
+      else existing.http.once('connect', () => existing.http.close());
+    }
     const url = this.endpoints[this.endpoint];
     const http = http2.connect(url, { settings: { initialWindowSize: WINDOW_BYTES } });
-    const session: Session = { http, connected: false };
+    const session: Session = { http, connected: false, streams: 1 };
     http.once('connect', () => {
       session.connected = true;
-      http.setLocalWindowSize(WINDOW_BYTES);
+      // The connection's own window (the settings above are each stream's); a retired session may be gone already.
+      if (!http.destroyed) http.setLocalWindowSize(WINDOW_BYTES);
     });
     // A failed or closed connection is replaced on the next call, by one to the next endpoint (members are alike).
     const drop = () => {
