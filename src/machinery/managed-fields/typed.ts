@@ -27,10 +27,22 @@ function shapeAtom(value: unknown): Atom {
   return { kind: 'scalar' };
 }
 
+/** Atoms of typed schema nodes, which depend on the node alone (the tree never changes). */
+const typedAtoms = new WeakMap<Schema, Atom>();
+
 /** The atom of a schema node; untyped nodes take the shape of `value`. */
 export function atomOf(raw: Schema | undefined, value?: unknown): Atom {
-  const s = deref(raw);
-  if (!s || (s['x-kubernetes-preserve-unknown-fields'] && !s.properties)) return shapeAtom(value);
+  if (!raw) return shapeAtom(value);
+  const known = typedAtoms.get(raw);
+  if (known) return known;
+  const atom = typedAtomOf(deref(raw));
+  if (!atom) return shapeAtom(value);
+  typedAtoms.set(raw, atom);
+  return atom;
+}
+
+function typedAtomOf(s: Schema | undefined): Atom | undefined {
+  if (!s || (s['x-kubernetes-preserve-unknown-fields'] && !s.properties)) return undefined;
   if (s['x-kubernetes-int-or-string'] || s.anyOf) return { kind: 'scalar', schema: s };
   if (s.type === 'array' || s.items) {
     const type = s['x-kubernetes-list-type'];
@@ -53,7 +65,7 @@ export function atomOf(raw: Schema | undefined, value?: unknown): Atom {
     return { kind: 'map', atomic: s['x-kubernetes-map-type'] === 'atomic', fields, elements };
   }
   if (s.type) return { kind: 'scalar', schema: s };
-  return shapeAtom(value);
+  return undefined;
 }
 
 export interface FieldType {

@@ -57,14 +57,22 @@ function tidy(s: Schema): void {
   if (typeof s.additionalProperties === 'object') tidy(s.additionalProperties);
 }
 
+/** Resolved $ref nodes: the tree is built once and never changes, and walks resolve the same nodes on every request. */
+const resolved = new WeakMap<Schema, Schema>();
+
 /** Follows a $ref, keeping the referring node's extensions and description. */
 export function deref(s: Schema | undefined): Schema | undefined {
   if (!s || !s.$ref) return s;
-  const name = s.$ref.slice(s.$ref.lastIndexOf('/') + 1);
-  const target = allDefinitions()[name];
-  if (!target) throw new Error(`schema reference ${s.$ref} is not declared`);
-  const { $ref: _ignored, ...own } = s;
-  return { ...target, ...own };
+  let out = resolved.get(s);
+  if (!out) {
+    const name = s.$ref.slice(s.$ref.lastIndexOf('/') + 1);
+    const target = allDefinitions()[name];
+    if (!target) throw new Error(`schema reference ${s.$ref} is not declared`);
+    const { $ref: _ignored, ...own } = s;
+    out = { ...target, ...own };
+    resolved.set(s, out);
+  }
+  return out;
 }
 
 export function schemaOf(root: Function): Schema {
