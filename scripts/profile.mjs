@@ -94,7 +94,7 @@ console.log(`\n## self time, top functions\n${top(self, Number(process.env.PROFI
 console.log(`\n## inclusive time, top functions\n${top(new Map([...incl].filter(([k]) => !k.startsWith('(root)'))), Number(process.env.PROFILE_TOP ?? 25))}`);
 console.log(`\n## self time by package or folder\n${top(byPkg, Number(process.env.PROFILE_TOP ?? 20))}`);
 // PROFILE_FOCUS=dist/registry/ (say): inclusive time of the functions under that path only.
-if (process.env.PROFILE_FOCUS) console.log(`\n## inclusive time under ${process.env.PROFILE_FOCUS}\n${top(new Map([...incl].filter(([k]) => k.includes(process.env.PROFILE_FOCUS))), 40)}`);
+if (process.env.PROFILE_FOCUS) console.log(`\n## inclusive time under ${process.env.PROFILE_FOCUS}\n${top(new Map([...incl].filter(([k]) => k.includes(process.env.PROFILE_FOCUS))), Number(process.env.PROFILE_TOP ?? 40))}`);
 // PROFILE_CALLERS=deprecate (say): who calls the functions whose name contains it, by their self time.
 if (process.env.PROFILE_CALLERS) {
   const callers = new Map();

@@ -81,3 +81,14 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+
+/** The object with those of kind and apiVersion it has as its first keys (a new object when they are not; values untouched). */
+export function typeMetaFirst(obj: Record<string, unknown>): Record<string, unknown> {
+  const keys = Object.keys(obj);
+  if (keys[0] === 'kind' && keys[1] === 'apiVersion') return obj;
+  const out: Record<string, unknown> = {};
+  if (obj.kind !== undefined) out.kind = obj.kind;
+  if (obj.apiVersion !== undefined) out.apiVersion = obj.apiVersion;
+  for (const k of keys) if (k !== 'kind' && k !== 'apiVersion') out[k] = obj[k];
+  return out;
+}

@@ -21,7 +21,14 @@ export function checkTypeMeta(def: ResourceDefinition, obj: KObject): void {
       `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: the kind in the data (${obj.kind}) does not match the expected kind (${def.kind})`,
     );
   }
-  // Upstream serializes kind and apiVersion first; keep that order for humans and diffs.
+  // Upstream serializes kind and apiVersion first; keep that order for humans and diffs. Bodies usually arrive in
+  // that order (the HTTP adapter puts them first); reordering in place deletes keys, which leaves the object slow to read from then on.
+  const keys = Object.keys(obj);
+  if (keys[0] === 'kind' && keys[1] === 'apiVersion') {
+    obj.kind = def.kind;
+    obj.apiVersion = expected;
+    return;
+  }
   const rest = Object.entries(obj).filter(([k]) => k !== 'kind' && k !== 'apiVersion');
   for (const k of Object.keys(obj)) delete obj[k];
   Object.assign(obj, { kind: def.kind, apiVersion: expected }, Object.fromEntries(rest));

@@ -4,7 +4,7 @@
  */
 import type { Request, Response } from 'express';
 import { errors } from '../../machinery/status';
-import { KObject, isPlainObject } from '../../machinery/object';
+import { KObject, isPlainObject, typeMetaFirst } from '../../machinery/object';
 import { ResourceDefinition, apiVersionOf } from '../../machinery/resource-definition';
 import type { Registry } from '../../registry/registry';
 import type { PatchType } from '../../registry/request';
@@ -52,6 +52,8 @@ function deleteOptionsOf(req: Request) {
 /** A create/update body, with an aliased group's apiVersion read as ours. */
 function bodyOf(req: Request, res: Response) {
   const decoded = decodeObjectBody(req.get('content-type'), rawBody(req));
+  // The order the registry gives them anyway, without deleting keys from the parsed object.
+  if (isPlainObject(decoded.object)) decoded.object = typeMetaFirst(decoded.object);
   canonicalizeBodyVersion(res, decoded.object);
   return decoded;
 }
