@@ -67,6 +67,17 @@ export function tryDecode(entries: ManagedFieldsEntry[] | undefined): Managed | 
  * it (resetObjectMeta), the metadata.
  */
 export function updaterContext(def: ResourceDefinition, subresource?: string): UpdaterContext {
+  let byDefinition = contexts.get(def);
+  if (!byDefinition) contexts.set(def, (byDefinition = new Map()));
+  let ctx = byDefinition.get(subresource ?? '');
+  if (!ctx) byDefinition.set(subresource ?? '', (ctx = buildUpdaterContext(def, subresource)));
+  return ctx;
+}
+
+/** One context per kind and subresource: they depend on the definition alone. */
+const contexts = new WeakMap<ResourceDefinition, Map<string, UpdaterContext>>();
+
+function buildUpdaterContext(def: ResourceDefinition, subresource?: string): UpdaterContext {
   const schema = schemaOf(def.schemaRoot);
   const status = FieldSet.of([{ field: 'status' }]);
   if (subresource) {

@@ -38,8 +38,17 @@ export function managerIdentifier(m: ManagerInfo): string {
 }
 
 export function parseIdentifier(id: string): ManagerInfo {
-  return JSON.parse(id) as ManagerInfo;
+  let info = parsedIdentifiers.get(id);
+  if (!info) {
+    info = Object.freeze(JSON.parse(id) as ManagerInfo);
+    // The same few managers write again and again; a flood of new names only empties the memo.
+    if (parsedIdentifiers.size >= 1000) parsedIdentifiers.clear();
+    parsedIdentifiers.set(id, info);
+  }
+  return info;
 }
+
+const parsedIdentifiers = new Map<string, ManagerInfo>();
 
 /** `[]` and `[{}]` in a request reset tracking (upstream's isResetManagedFields). */
 export function isResetManagedFields(entries: unknown): boolean {
