@@ -4,6 +4,9 @@
  * An element can be both (a map added as a whole plus its entries). The set
  * operations are structured-merge-diff's: Difference is path-by-path,
  * RecursiveDifference also drops everything below a removed member.
+ *
+ * A set is only written while it is built (insert, descend); the operations
+ * return new sets that share the subtrees they leave unchanged.
  */
 import { compareElements, Path, PathElement, serializeElement } from './path';
 
@@ -68,8 +71,11 @@ export class FieldSet {
     const out = new FieldSet();
     for (const [k, pe] of this.members) out.members.set(k, pe);
     for (const [k, pe] of o.members) out.members.set(k, pe);
-    for (const [k, c] of this.children) out.children.set(k, { pe: c.pe, set: c.set.union(o.children.get(k)?.set ?? new FieldSet()) });
-    for (const [k, c] of o.children) if (!this.children.has(k)) out.children.set(k, { pe: c.pe, set: c.set.union(new FieldSet()) });
+    for (const [k, c] of this.children) {
+      const other = o.children.get(k);
+      out.children.set(k, other ? { pe: c.pe, set: c.set.union(other.set) } : c);
+    }
+    for (const [k, c] of o.children) if (!this.children.has(k)) out.children.set(k, c);
     return out;
   }
 
@@ -91,7 +97,11 @@ export class FieldSet {
     for (const [k, pe] of this.members) if (!o.members.has(k)) out.members.set(k, pe);
     for (const [k, c] of this.children) {
       const other = o.children.get(k);
-      const s = other ? c.set.difference(other.set) : c.set.union(new FieldSet());
+      if (!other) {
+        if (!c.set.empty()) out.children.set(k, c);
+        continue;
+      }
+      const s = c.set.difference(other.set);
       if (!s.empty()) out.children.set(k, { pe: c.pe, set: s });
     }
     return out;
@@ -104,7 +114,11 @@ export class FieldSet {
     for (const [k, c] of this.children) {
       if (o.members.has(k)) continue;
       const other = o.children.get(k);
-      const s = other ? c.set.recursiveDifference(other.set) : c.set.union(new FieldSet());
+      if (!other) {
+        if (!c.set.empty()) out.children.set(k, c);
+        continue;
+      }
+      const s = c.set.recursiveDifference(other.set);
       if (!s.empty()) out.children.set(k, { pe: c.pe, set: s });
     }
     return out;
