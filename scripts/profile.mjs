@@ -21,7 +21,9 @@ const work = mkdtempSync(join(tmpdir(), 'profile-'));
 const port = await freePort();
 const etcd = process.argv[3] === 'etcd' ? await startEtcd() : undefined;
 const store = etcd ? ['--etcd-servers', etcd.endpoint] : ['--data-dir', join(work, 'data')];
-const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${join(work, 'prof')}`, join(root, 'dist/main.js'), ...store,
+// PROFILE_NODE_ARGS="--max-semi-space-size=32" (say): extra node options for the server.
+const nodeArgs = (process.env.PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const child = spawn(process.execPath, [...nodeArgs, '--cpu-prof', `--cpu-prof-dir=${join(work, 'prof')}`, join(root, 'dist/main.js'), ...store,
   '--cert-dir', join(work, 'pki'), '--port', String(port), '--secure-port', '0', '--log-level', 'warn'], { stdio: 'inherit' });
 const base = `http://127.0.0.1:${port}/api/v1/namespaces/profile/configmaps`;
 for (let i = 0; i < 300; i++) {
