@@ -9,16 +9,29 @@ import { StorageTimeoutError, type StoragePort } from '../ports/storage.port';
 const graceMs = 100;
 
 export function withDeadlines(storage: StoragePort, timeoutMs: number): StoragePort {
-  const bounded = <T>(call: () => Promise<T>): Promise<T> => {
-    let timer: NodeJS.Timeout | undefined;
-    const inner = call();
-    inner.catch(() => undefined); // an answer after the deadline is dropped
-    const deadline = new Promise<never>((_, reject) => {
+  // One promise and one timer per call; an answer after the deadline is dropped (a promise settles once).
+  const bounded = <T>(call: () => Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
       // A little grace: an adapter with deadlines of its own (etcd's cancel the call at etcd) answers first.
-      timer = setTimeout(() => reject(new StorageTimeoutError(timeoutMs)), timeoutMs + graceMs);
+      const timer = setTimeout(() => reject(new StorageTimeoutError(timeoutMs)), timeoutMs + graceMs);
+      let inner: Promise<T>;
+      try {
+        inner = call();
+      } catch (err) {
+        clearTimeout(timer);
+        throw err;
+      }
+      inner.then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      );
     });
-    return Promise.race([inner, deadline]).finally(() => clearTimeout(timer));
-  };
   return {
     currentRevision: () => bounded(() => storage.currentRevision()),
     get: (key) => bounded(() => storage.get(key)),
