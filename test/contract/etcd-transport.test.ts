@@ -71,6 +71,23 @@ describe('etcd transport', () => {
     }
   }, 20_000);
 
+  it('answers every call to a stalled etcd with a timeout, however many time out one after another', async () => {
+    const hole = await blackHole();
+    const storage = openEtcdStorage({ endpoints: [hole.url], requestTimeoutMs: 300 });
+    try {
+      const calls: Promise<unknown>[] = [];
+      for (let i = 0; i < 30; i++) {
+        calls.push(storage.get(`/x${i}`).then(() => 'answered', (e: unknown) => e));
+        await sleep(20);
+      }
+      const outcomes = await Promise.all(calls);
+      expect(outcomes.filter((o) => !(o instanceof StorageTimeoutError))).toEqual([]);
+    } finally {
+      await storage.close();
+      await hole.close();
+    }
+  }, 20_000);
+
   it('retires a session before its stream ids run out, without failing a call', async () => {
     const grpc = new GrpcUnaryClient(testEtcdEndpoints(), 3);
     const kv = new EtcdKv(grpc, 5000);

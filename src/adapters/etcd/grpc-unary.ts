@@ -52,6 +52,8 @@ interface Session {
   connected: boolean;
   /** Streams opened on it: a client has 2^30 stream ids per connection (odd numbers below 2^31). */
   streams: number;
+  /** A ping is out to see whether it still answers. */
+  probing: boolean;
 }
 
 /** Past this many streams a session is retired for a new one (at 5,000 calls/s, after about two and a half days). */
@@ -77,8 +79,8 @@ export class GrpcUnaryClient {
       try {
         return await this.once(method, message, Math.max(1, deadline - performance.now()));
       } catch (err) {
-        // Nothing reached etcd: another endpoint may answer.
-        const retry = err instanceof GrpcConnectionError && !err.sent && attempt < this.endpoints.length && performance.now() < deadline;
+        // Nothing reached etcd: another endpoint (or, with one, a new connection) may answer.
+        const retry = err instanceof GrpcConnectionError && !err.sent && attempt < Math.max(2, this.endpoints.length) && performance.now() < deadline;
         if (!retry) throw err;
       }
     }
@@ -162,7 +164,7 @@ export class GrpcUnaryClient {
     }
     const url = this.endpoints[this.endpoint];
     const http = http2.connect(url, { settings: { initialWindowSize: WINDOW_BYTES } });
-    const session: Session = { http, connected: false, streams: 1 };
+    const session: Session = { http, connected: false, streams: 1, probing: false };
     http.once('connect', () => {
       session.connected = true;
       // The connection's own window (the settings above are each stream's); a retired session may be gone already.
@@ -184,15 +186,24 @@ export class GrpcUnaryClient {
 
   /** A call timed out: keep the session only if it still answers a ping (a dead peer without a reset would hang every call). */
   private probe(session: Session): void {
-    if (session.http.destroyed || !session.connected) {
-      if (!session.connected) session.http.destroy();
+    if (session.http.destroyed || session.probing) return;
+    if (!session.connected) {
+      session.http.destroy(); // never came up within a whole call's time: the next call tries anew
       return;
     }
+    // One ping at a time: many calls time out together when etcd stalls, and HTTP/2 bounds the pings outstanding.
+    session.probing = true;
     const timer = setTimeout(() => session.http.destroy(), PING_TIMEOUT_MS);
-    const sent = session.http.ping((err) => {
-      clearTimeout(timer);
-      if (err) session.http.destroy();
-    });
+    let sent = false;
+    try {
+      sent = session.http.ping((err) => {
+        clearTimeout(timer);
+        session.probing = false;
+        if (err) session.http.destroy();
+      });
+    } catch {
+      sent = false;
+    }
     if (!sent) {
       clearTimeout(timer);
       session.http.destroy();
