@@ -74,7 +74,7 @@ export class KindSlabs {
   /** Rewrites the objects and the history's versions into fresh slabs. */
   compact(objects: ObjectIndex, history: EventLog | undefined): void {
     this.lastRun = this.now();
-    const writer = new SlabWriter();
+    const writer = new SlabWriter(this.live > 4 * 1024 * 1024);
     objects.rewrite((o) => o.copyTo(writer));
     // An event's object is the current one (already copied) or an older version, which may appear twice (object of one event, prev of the next).
     const older = new Map<CachedObject, CachedObject>();
