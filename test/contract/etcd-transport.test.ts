@@ -3,7 +3,7 @@
  * shared etcd: endpoints that refuse or never answer, answers larger than a
  * flow-control window, and etcd's error statuses mapped to port errors.
  */
-import { createServer, type Server, type Socket } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { openEtcdStorage } from '../../src/adapters/etcd';
 import { EtcdKv } from '../../src/adapters/etcd/etcd-kv';
 import { GrpcUnaryClient } from '../../src/adapters/etcd/grpc-unary';
@@ -85,6 +85,45 @@ describe('etcd transport', () => {
     } finally {
       await storage.close();
       await hole.close();
+    }
+  }, 20_000);
+
+  it('drops an idle session whose peer stopped answering, so the next call connects anew', async () => {
+    // A proxy to etcd that goes silent on command (a peer gone without a reset): its connections stay open.
+    const target = new URL(testEtcdEndpoints()[0]);
+    let silent = false;
+    const sockets = new Set<Socket>();
+    const proxy = createServer((client) => {
+      sockets.add(client);
+      const upstream = connect(Number(target.port), target.hostname);
+      sockets.add(upstream);
+      client.on('data', (d) => !silent && upstream.write(d));
+      upstream.on('data', (d) => !silent && client.write(d));
+      const end = () => (client.destroy(), upstream.destroy());
+      client.on('close', end);
+      upstream.on('close', end);
+      client.on('error', end);
+      upstream.on('error', end);
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+    let connections = 0;
+    proxy.on('connection', () => connections++);
+    const grpc = new GrpcUnaryClient([url], undefined, 200);
+    const kv = new EtcdKv(grpc, 3000);
+    try {
+      const key = Buffer.from(freshPrefix());
+      expect((await kv.range({ key, count_only: true })).revision).toBeGreaterThan(0);
+      expect(connections).toBe(1);
+      silent = true;
+      await sleep(200 + 2000 + 500); // idle, the ping goes unanswered, the session is dropped
+      silent = false;
+      expect((await kv.range({ key, count_only: true })).revision).toBeGreaterThan(0);
+      expect(connections).toBe(2);
+    } finally {
+      grpc.close();
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => proxy.close(r));
     }
   }, 20_000);
 

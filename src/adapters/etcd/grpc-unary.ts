@@ -46,6 +46,8 @@ const statusNames: Record<number, string> = {
 const WINDOW_BYTES = 16 * 1024 * 1024;
 /** After a call times out, the session must answer a ping within this long or it is dropped. */
 const PING_TIMEOUT_MS = 2000;
+/** A session idle this long is pinged too. */
+const IDLE_PROBE_MS = 30_000;
 
 interface Session {
   http: http2.ClientHttp2Session;
@@ -68,6 +70,7 @@ export class GrpcUnaryClient {
   constructor(
     private readonly endpoints: readonly string[],
     private readonly streamsPerSession = STREAMS_PER_SESSION,
+    private readonly idleProbeMs = IDLE_PROBE_MS,
   ) {
     if (!endpoints.length) throw new Error('no etcd endpoints');
   }
@@ -179,6 +182,9 @@ export class GrpcUnaryClient {
     http.on('error', drop);
     http.on('close', drop);
     http.on('goaway', drop);
+    // Idle this long, it must answer a ping (as grpc-js's keepalive did): a peer gone without a reset is noticed
+    // before the next call waits out its whole deadline on it.
+    http.setTimeout(this.idleProbeMs, () => this.probe(session));
     http.unref(); // the server's own handles keep the process up; an idle etcd connection should not
     this.session = session;
     return session;
