@@ -51,6 +51,7 @@ const IDLE_PROBE_MS = 30_000;
 
 interface Session {
   http: http2.ClientHttp2Session;
+  url: string;
   connected: boolean;
   /** Streams opened on it: a client has 2^30 stream ids per connection (odd numbers below 2^31). */
   streams: number;
@@ -104,7 +105,7 @@ export class GrpcUnaryClient {
         stream = session.http.request(this.headersFor(method, timeoutMs));
       } catch (err) {
         session.http.destroy(); // a session that cannot open streams is of no more use
-        reject(new GrpcConnectionError(`could not start a call to ${this.endpoints[this.endpoint]}: ${(err as Error).message}`, false));
+        reject(new GrpcConnectionError(`could not start a call to ${session.url}: ${(err as Error).message}`, false));
         return;
       }
       const chunks: Buffer[] = [];
@@ -145,7 +146,7 @@ export class GrpcUnaryClient {
         } else if (status !== undefined) {
           finish(new GrpcStatusError(Number(status), details));
         } else {
-          finish(new GrpcConnectionError(details || `the connection to ${this.endpoints[this.endpoint]} closed before etcd answered`, session.connected));
+          finish(new GrpcConnectionError(details || `the connection to ${session.url} closed before etcd answered`, session.connected));
         }
       });
       const frame = Buffer.allocUnsafe(5 + message.length);
@@ -167,7 +168,7 @@ export class GrpcUnaryClient {
     }
     const url = this.endpoints[this.endpoint];
     const http = http2.connect(url, { settings: { initialWindowSize: WINDOW_BYTES } });
-    const session: Session = { http, connected: false, streams: 1, probing: false };
+    const session: Session = { http, url, connected: false, streams: 1, probing: false };
     http.once('connect', () => {
       session.connected = true;
       // The connection's own window (the settings above are each stream's); a retired session may be gone already.
