@@ -82,10 +82,20 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** True when kind and apiVersion are the object's first two keys, in that order. */
+export function hasTypeMetaFirst(obj: object): boolean {
+  let i = 0;
+  for (const k in obj) {
+    if (k !== (i === 0 ? 'kind' : 'apiVersion')) return false;
+    if (++i === 2) return true;
+  }
+  return false;
+}
+
 /** The object with those of kind and apiVersion it has as its first keys (a new object when they are not; values untouched). */
 export function typeMetaFirst(obj: Record<string, unknown>): Record<string, unknown> {
+  if (hasTypeMetaFirst(obj)) return obj;
   const keys = Object.keys(obj);
-  if (keys[0] === 'kind' && keys[1] === 'apiVersion') return obj;
   const out: Record<string, unknown> = {};
   if (obj.kind !== undefined) out.kind = obj.kind;
   if (obj.apiVersion !== undefined) out.apiVersion = obj.apiVersion;

@@ -4,7 +4,7 @@
  */
 import { errors } from '../machinery/status';
 import { FieldError } from '../machinery/field-errors';
-import { KObject, deepEqual, isPlainObject } from '../machinery/object';
+import { KObject, deepEqual, hasTypeMetaFirst, isPlainObject } from '../machinery/object';
 import { ResourceDefinition, StrategyContext, apiVersionOf } from '../machinery/resource-definition';
 import { validateObjectMetaCreate, validateObjectMetaUpdate } from '../machinery/validation/object-meta';
 import { shapeAsGo } from '../machinery/schema/go-shape';
@@ -23,8 +23,7 @@ export function checkTypeMeta(def: ResourceDefinition, obj: KObject): void {
   }
   // Upstream serializes kind and apiVersion first; keep that order for humans and diffs. Bodies usually arrive in
   // that order (the HTTP adapter puts them first); reordering in place deletes keys, which leaves the object slow to read from then on.
-  const keys = Object.keys(obj);
-  if (keys[0] === 'kind' && keys[1] === 'apiVersion') {
+  if (hasTypeMetaFirst(obj)) {
     obj.kind = def.kind;
     obj.apiVersion = expected;
     return;

@@ -4,18 +4,20 @@ import type { ApiMetrics } from './metrics';
 
 /** `/group/plural/...` or `/plural/...` → the resource part, as upstream's `type` label. */
 export function typeOf(key: string): string {
-  // The first two segments by index (this runs on every storage call); a key with empty segments the slow way.
-  if (key.includes('//')) {
-    const parts = key.split('/').filter(Boolean);
-    return parts.length > 1 && parts[0].includes('.') ? `${parts[1]}.${parts[0]}` : (parts[0] ?? '');
-  }
-  const start = key.startsWith('/') ? 1 : 0;
-  const firstEnd = key.indexOf('/', start);
-  const first = key.slice(start, firstEnd < 0 ? key.length : firstEnd);
-  if (firstEnd < 0 || !first.includes('.')) return first;
-  const secondEnd = key.indexOf('/', firstEnd + 1);
-  const second = key.slice(firstEnd + 1, secondEnd < 0 ? key.length : secondEnd);
-  return second ? `${second}.${first}` : first;
+  // Only the first two non-empty segments are read (this runs on every storage call): no split of the whole key.
+  const first = segmentAt(key, 0);
+  if (!first.text.includes('.')) return first.text;
+  const second = segmentAt(key, first.end).text;
+  return second ? `${second}.${first.text}` : first.text;
+}
+
+/** The first non-empty `/`-separated segment at or after `from`, and where it ends. */
+function segmentAt(key: string, from: number): { text: string; end: number } {
+  let start = from;
+  while (key.charCodeAt(start) === 0x2f) start++;
+  const slash = key.indexOf('/', start);
+  const end = slash < 0 ? key.length : slash;
+  return { text: key.slice(start, end), end };
 }
 
 export function instrumentStorage(storage: StoragePort, metrics: ApiMetrics): StoragePort {

@@ -19,8 +19,8 @@
  */
 const slabSize = 64 * 1024;
 const bigSlabSize = 32 * 1024 * 1024;
-/** Bytes a writer writes into small slabs before it moves to big ones. */
-const bigAfter = 4 * 1024 * 1024;
+/** Bytes a writer writes into small slabs before it moves to big ones (and what makes a kind big for compaction). */
+export const bigSlabsAfter = 4 * 1024 * 1024;
 /** Bigger objects get a buffer of their own (so that one does not waste most of a slab). */
 const maxPacked = slabSize / 8;
 const comma = 0x2c;
@@ -75,6 +75,6 @@ export class SlabWriter {
   }
 
   private nextSize(): number {
-    return this.big || this.written >= bigAfter ? bigSlabSize : slabSize;
+    return this.big || this.written >= bigSlabsAfter ? bigSlabSize : slabSize;
   }
 }

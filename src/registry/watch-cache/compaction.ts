@@ -7,7 +7,7 @@
  * current objects in key order, then the older versions the history holds)
  * into fresh slabs; the old ones are then freed, and lists send long runs.
  */
-import { slabBytes, SlabWriter } from './byte-slab';
+import { bigSlabsAfter, slabBytes, SlabWriter } from './byte-slab';
 import type { CachedObject } from './cached-object';
 import type { EventLog } from './event-log';
 import type { ObjectIndex } from './object-index';
@@ -74,7 +74,7 @@ export class KindSlabs {
   /** Rewrites the objects and the history's versions into fresh slabs. */
   compact(objects: ObjectIndex, history: EventLog | undefined): void {
     this.lastRun = this.now();
-    const writer = new SlabWriter(this.live > 4 * 1024 * 1024);
+    const writer = new SlabWriter(this.live > bigSlabsAfter);
     objects.rewrite((o) => o.copyTo(writer));
     // An event's object is the current one (already copied) or an older version, which may appear twice (object of one event, prev of the next).
     const older = new Map<CachedObject, CachedObject>();
