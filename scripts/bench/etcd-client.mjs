@@ -12,13 +12,13 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(join(root, 'package.json'));
 const { Etcd3 } = require('etcd3');
 const { EtcdKv } = require(join(root, 'dist/adapters/etcd/etcd-kv.js'));
-const { GrpcUnaryClient } = require(join(root, 'dist/adapters/etcd/grpc-unary.js'));
+const { GrpcClient } = require(join(root, 'dist/adapters/etcd/grpc-client.js'));
 
 const etcd = await startEtcd();
 const value = Buffer.from(cmBody('x', { k: 'v'.repeat(100) }));
 const txn = (key) => ({ compare: [{ key, target: 'Create', result: 'Equal', create_revision: 0 }], success: [{ request_put: { key, value } }], failure: [{ request_range: { key } }] });
 const library = new Etcd3({ hosts: etcd.endpoint, grpcOptions: { 'grpc.enable_channelz': 0 } });
-const grpc = new GrpcUnaryClient([etcd.endpoint]);
+const grpc = new GrpcClient([etcd.endpoint]);
 const own = new EtcdKv(grpc, 10_000);
 const clients = {
   etcd3: (key) => library.kv.txn(txn(key), { deadline: Date.now() + 10_000 }),

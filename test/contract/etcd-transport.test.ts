@@ -6,8 +6,10 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { openEtcdStorage } from '../../src/adapters/etcd';
 import { EtcdKv } from '../../src/adapters/etcd/etcd-kv';
-import { GrpcUnaryClient } from '../../src/adapters/etcd/grpc-unary';
-import { FutureRevisionError, StorageTimeoutError, UnavailableError } from '../../src/ports/storage.port';
+import { KeySpace } from '../../src/adapters/etcd/etcd-keys';
+import { EtcdWatch } from '../../src/adapters/etcd/etcd-watch';
+import { GrpcClient } from '../../src/adapters/etcd/grpc-client';
+import { FutureRevisionError, StorageTimeoutError, UnavailableError, type StorageEvent, type WatchCallbacks } from '../../src/ports/storage.port';
 import { freePort, testEtcdEndpoints } from '../support/etcd-harness';
 import { buf, freshPrefix, sleep } from './contract-helpers';
 
@@ -27,6 +29,48 @@ async function blackHole(): Promise<{ url: string; close: () => Promise<void> }>
       return new Promise((r) => server.close(() => r()));
     },
   };
+}
+
+/** A TCP proxy to the shared etcd that goes silent on command (a peer gone without a reset): its connections stay open. */
+async function silencingProxy() {
+  const target = new URL(testEtcdEndpoints()[0]);
+  let silent = false;
+  let connections = 0;
+  const sockets = new Set<Socket>();
+  const proxy = createServer((client) => {
+    connections++;
+    sockets.add(client);
+    const upstream = connect(Number(target.port), target.hostname);
+    sockets.add(upstream);
+    client.on('data', (d) => !silent && upstream.write(d));
+    upstream.on('data', (d) => !silent && client.write(d));
+    const end = () => (client.destroy(), upstream.destroy());
+    client.on('close', end);
+    upstream.on('close', end);
+    client.on('error', end);
+    upstream.on('error', end);
+  });
+  await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as { port: number }).port}`,
+    connections: () => connections,
+    silence: (on: boolean) => (silent = on),
+    close: () => {
+      for (const s of sockets) s.destroy();
+      return new Promise<void>((r) => proxy.close(() => r()));
+    },
+  };
+}
+
+/** Events of a watch, and a wait for the count to reach n. */
+function collect() {
+  const events: StorageEvent[] = [];
+  const errors: Error[] = [];
+  const callbacks: WatchCallbacks = { onEvents: (e) => events.push(...e), onError: (e) => errors.push(e) };
+  const until = async (n: number, ms: number) => {
+    for (const end = Date.now() + ms; events.length < n && Date.now() < end; ) await sleep(25);
+  };
+  return { events, errors, callbacks, until };
 }
 
 describe('etcd transport', () => {
@@ -89,46 +133,27 @@ describe('etcd transport', () => {
   }, 20_000);
 
   it('drops an idle session whose peer stopped answering, so the next call connects anew', async () => {
-    // A proxy to etcd that goes silent on command (a peer gone without a reset): its connections stay open.
-    const target = new URL(testEtcdEndpoints()[0]);
-    let silent = false;
-    const sockets = new Set<Socket>();
-    const proxy = createServer((client) => {
-      sockets.add(client);
-      const upstream = connect(Number(target.port), target.hostname);
-      sockets.add(upstream);
-      client.on('data', (d) => !silent && upstream.write(d));
-      upstream.on('data', (d) => !silent && client.write(d));
-      const end = () => (client.destroy(), upstream.destroy());
-      client.on('close', end);
-      upstream.on('close', end);
-      client.on('error', end);
-      upstream.on('error', end);
-    });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
-    let connections = 0;
-    proxy.on('connection', () => connections++);
-    const grpc = new GrpcUnaryClient([url], undefined, 200);
+    const proxy = await silencingProxy();
+    const url = proxy.url;
+    const grpc = new GrpcClient([url], undefined, 200);
     const kv = new EtcdKv(grpc, 3000);
     try {
       const key = Buffer.from(freshPrefix());
       expect((await kv.range({ key, count_only: true })).revision).toBeGreaterThan(0);
-      expect(connections).toBe(1);
-      silent = true;
+      expect(proxy.connections()).toBe(1);
+      proxy.silence(true);
       await sleep(200 + 2000 + 500); // idle, the ping goes unanswered, the session is dropped
-      silent = false;
+      proxy.silence(false);
       expect((await kv.range({ key, count_only: true })).revision).toBeGreaterThan(0);
-      expect(connections).toBe(2);
+      expect(proxy.connections()).toBe(2);
     } finally {
       grpc.close();
-      for (const s of sockets) s.destroy();
-      await new Promise((r) => proxy.close(r));
+      await proxy.close();
     }
   }, 20_000);
 
   it('retires a session before its stream ids run out, without failing a call', async () => {
-    const grpc = new GrpcUnaryClient(testEtcdEndpoints(), 3);
+    const grpc = new GrpcClient(testEtcdEndpoints(), 3);
     const kv = new EtcdKv(grpc, 5000);
     try {
       const key = Buffer.from(freshPrefix());
@@ -166,4 +191,52 @@ describe('etcd transport', () => {
       await storage.close();
     }
   });
+
+  it('delivers a watch batch far larger than one flow-control window, in order', async () => {
+    const storage = openEtcdStorage({ endpoints: testEtcdEndpoints() });
+    const w = collect();
+    try {
+      const p = freshPrefix();
+      const from = await storage.currentRevision();
+      const value = Buffer.alloc(1024 * 1024, 'w');
+      // Written before the watch starts, they come back as one catch-up response of about 20 MiB.
+      for (let i = 0; i < 20; i++) await storage.create(`${p}${String(i).padStart(2, '0')}`, value);
+      const watch = storage.watch(p, from, w.callbacks);
+      await w.until(20, 15_000);
+      watch.cancel();
+      expect(w.errors).toEqual([]);
+      expect(w.events.map((e) => e.key)).toEqual(Array.from({ length: 20 }, (_, i) => `${p}${String(i).padStart(2, '0')}`));
+      expect(w.events.every((e) => e.value?.equals(value))).toBe(true);
+    } finally {
+      await storage.close();
+    }
+  }, 30_000);
+
+  it('resumes a watch whose connection went silent on a new one, losing no event written meanwhile', async () => {
+    const proxy = await silencingProxy();
+    const grpc = new GrpcClient([proxy.url], undefined, 200); // pinged after 200 ms without a frame
+    const writer = openEtcdStorage({ endpoints: testEtcdEndpoints() });
+    const w = collect();
+    try {
+      const p = freshPrefix();
+      const watch = new EtcdWatch(grpc, new KeySpace('/registry'), p, await writer.currentRevision(), w.callbacks, () => undefined);
+      await writer.create(`${p}a`, buf('1'));
+      await w.until(1, 5000);
+      proxy.silence(true);
+      await writer.create(`${p}b`, buf('2'));
+      await writer.create(`${p}c`, buf('3'));
+      await sleep(200 + 2000 + 500); // idle, the ping goes unanswered, the session and its watch are dropped
+      expect(w.events).toHaveLength(1);
+      proxy.silence(false);
+      await w.until(3, 20_000);
+      watch.cancel();
+      expect(w.errors).toEqual([]);
+      expect(w.events.map((e) => e.key)).toEqual([`${p}a`, `${p}b`, `${p}c`]);
+      expect(proxy.connections()).toBeGreaterThanOrEqual(2);
+    } finally {
+      grpc.close();
+      await writer.close();
+      await proxy.close();
+    }
+  }, 40_000);
 });

@@ -3,8 +3,9 @@
  * and the storage port. Revisions arrive as int64 strings; they stay below
  * 2^53 in practice, so plain numbers are safe.
  */
-import { GRPCDeadlineExceededError, isRecoverableError, type IEvent } from 'etcd3';
-import { GrpcConnectionError, GrpcStatusError, GrpcTimeoutError } from './grpc-unary';
+import { GRPCDeadlineExceededError, isRecoverableError } from 'etcd3';
+import { num, type WireKeyValue } from './etcd-kv';
+import { GrpcConnectionError, GrpcStatusError, GrpcTimeoutError } from './grpc-client';
 import {
   StorageBusyError,
   StorageError,
@@ -14,6 +15,14 @@ import {
   type KeyValue,
   type StorageEvent,
 } from '../../ports/storage.port';
+
+export interface WireEvent {
+  type?: number;
+  kv?: WireKeyValue | null;
+  prev_kv?: WireKeyValue | null;
+}
+
+const empty = Buffer.alloc(0);
 
 export class KeySpace {
   private readonly prefixBytes: number;
@@ -53,23 +62,26 @@ export class KeySpace {
     };
   }
 
-  toEvent(ev: IEvent): StorageEvent {
+  /** A Watch response's event (protobuf: type 0 is a put, 1 a delete). */
+  toEvent(ev: WireEvent): StorageEvent {
+    const kv = ev.kv ?? {};
     const prev = ev.prev_kv;
-    const isDelete = ev.type === 'Delete';
+    const isDelete = ev.type === 1;
     const event: StorageEvent = {
       type: isDelete ? 'delete' : 'put',
-      key: this.strip(ev.kv.key),
-      modRevision: Number(ev.kv.mod_revision),
+      key: this.strip(kv.key ?? empty),
+      modRevision: num(kv.mod_revision),
       // etcd reports create_revision 0 on deletes; the port carries the deleted object's.
-      createRevision: Number(isDelete ? prev?.create_revision ?? 0 : ev.kv.create_revision),
+      createRevision: num(isDelete ? prev?.create_revision : kv.create_revision),
     };
-    if (!isDelete) event.value = ev.kv.value;
+    if (!isDelete) event.value = kv.value ?? empty;
     if (prev) {
-      event.prevValue = prev.value;
-      event.prevModRevision = Number(prev.mod_revision);
+      event.prevValue = prev.value ?? empty;
+      event.prevModRevision = num(prev.mod_revision);
     }
     return event;
   }
+
 }
 
 /** Smallest key greater than every key starting with prefix (etcd's prefix range end). */

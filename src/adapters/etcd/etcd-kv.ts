@@ -1,11 +1,11 @@
 /**
- * etcd's KV service (Range and Txn) over GrpcUnaryClient, with the protobuf
+ * etcd's KV service (Range and Txn) over GrpcClient, with the protobuf
  * messages of the etcd3 package's own .proto files (protobufjs compiles an
  * encoder and decoder per message type once).
  */
 import { createRequire } from 'node:module';
 import * as protobuf from 'protobufjs';
-import type { GrpcUnaryClient } from './grpc-unary';
+import type { GrpcClient } from './grpc-client';
 
 export interface EtcdKeyValue {
   key: Buffer;
@@ -58,28 +58,47 @@ export interface TxnResponse {
 const compareTarget = { Create: 1, Mod: 2 } as const;
 const compareResult = { Equal: 0, Greater: 1 } as const;
 
+let root: protobuf.Root | undefined;
+
+/** The etcd3 package's rpc.proto (and the kv.proto it imports), loaded once. */
+function protoRoot(): protobuf.Root {
+  if (!root) root = new protobuf.Root().loadSync(createRequire(__filename).resolve('etcd3/proto/rpc.proto'), { keepCase: true });
+  return root;
+}
+
 let types: { range: protobuf.Type; rangeResponse: protobuf.Type; txn: protobuf.Type; txnResponse: protobuf.Type } | undefined;
 
 function messages() {
   if (!types) {
-    const rpcProto = createRequire(__filename).resolve('etcd3/proto/rpc.proto');
-    const root = new protobuf.Root().loadSync(rpcProto, { keepCase: true });
+    const r = protoRoot();
     types = {
-      range: root.lookupType('etcdserverpb.RangeRequest'),
-      rangeResponse: root.lookupType('etcdserverpb.RangeResponse'),
-      txn: root.lookupType('etcdserverpb.TxnRequest'),
-      txnResponse: root.lookupType('etcdserverpb.TxnResponse'),
+      range: r.lookupType('etcdserverpb.RangeRequest'),
+      rangeResponse: r.lookupType('etcdserverpb.RangeResponse'),
+      txn: r.lookupType('etcdserverpb.TxnRequest'),
+      txnResponse: r.lookupType('etcdserverpb.TxnResponse'),
     };
   }
   return types;
 }
 
+let watchTypes: { request: protobuf.Type; response: protobuf.Type } | undefined;
+
+/** WatchRequest and WatchResponse, for the Watch service's stream. */
+export function watchMessages() {
+  if (!watchTypes) {
+    const r = protoRoot();
+    watchTypes = { request: r.lookupType('etcdserverpb.WatchRequest'), response: r.lookupType('etcdserverpb.WatchResponse') };
+  }
+  return watchTypes;
+}
+
 export class EtcdKv {
   constructor(
-    private readonly grpc: GrpcUnaryClient,
+    private readonly grpc: GrpcClient,
     private readonly timeoutMs: number,
   ) {
     messages(); // load the .proto files at start, not on the first request
+    watchMessages();
   }
 
   async range(req: RangeRequest, timeoutMs = this.timeoutMs): Promise<RangeResponse> {
@@ -103,9 +122,9 @@ export class EtcdKv {
   }
 }
 
-type Int64 = number | { toNumber(): number } | null | undefined;
+export type Int64 = number | { toNumber(): number } | null | undefined;
 
-interface WireKeyValue {
+export interface WireKeyValue {
   key?: Buffer;
   value?: Buffer;
   create_revision?: Int64;
@@ -126,7 +145,7 @@ interface WireTxnResponse {
 }
 
 /** int64 fields decode as Long objects when the long package is present, as numbers otherwise. */
-function num(v: Int64): number {
+export function num(v: Int64): number {
   if (v === null || v === undefined) return 0;
   return typeof v === 'number' ? v : v.toNumber();
 }

@@ -1,6 +1,6 @@
 /**
- * StoragePort on etcd v3: reads and writes through EtcdKv (gRPC over a bare
- * HTTP/2 session), watches, leases and compaction through the etcd3 client.
+ * StoragePort on etcd v3: reads, writes and watches through GrpcClient (gRPC
+ * over a bare HTTP/2 session), leases and compaction through the etcd3 client.
  *
  * Every port key lives under `prefix` (default /registry); resourceVersion is
  * etcd's mod_revision. Creates and compare-and-swap writes are single
@@ -28,7 +28,7 @@ import { KeySpace, isCompactedMessage, isFutureRevisionMessage, toStorageError }
 import { EtcdWatch } from './etcd-watch';
 import { LeaseManager } from './etcd-leases';
 import { EtcdKv, type Compare, type RequestOp, type TxnResponse } from './etcd-kv';
-import { GrpcUnaryClient } from './grpc-unary';
+import { GrpcClient } from './grpc-client';
 
 export interface EtcdStorageOptions {
   /** Client URLs, e.g. ['http://127.0.0.1:2379']. */
@@ -43,7 +43,7 @@ export interface EtcdStorageOptions {
 
 export class EtcdStorage implements StoragePort {
   private readonly client: Etcd3;
-  private readonly grpc: GrpcUnaryClient;
+  private readonly grpc: GrpcClient;
   private readonly kv: EtcdKv;
   private readonly keys: KeySpace;
   private readonly watches = new Set<EtcdWatch>();
@@ -56,7 +56,7 @@ export class EtcdStorage implements StoragePort {
     this.keys = new KeySpace(options.prefix ?? '/registry');
     this.client = new Etcd3({
       hosts: options.endpoints,
-      // Keepalives detect a dead peer on long-idle watch streams; etcd's minimum ping interval is 5 s.
+      // Keepalives notice a dead peer before a lease grant or compaction waits out its deadline (etcd's minimum: 5 s).
       grpcOptions: {
         'grpc.keepalive_time_ms': 30_000,
         'grpc.keepalive_timeout_ms': 10_000,
@@ -69,7 +69,7 @@ export class EtcdStorage implements StoragePort {
       // breaker would only keep every call (and watch) failing for 5 s after etcd is back.
       faultHandling: options.endpoints.length === 1 ? { host: () => passThroughPolicy } : undefined,
     });
-    this.grpc = new GrpcUnaryClient(options.endpoints);
+    this.grpc = new GrpcClient(options.endpoints);
     this.kv = new EtcdKv(this.grpc, this.timeoutMs);
     this.leases = new LeaseManager(this.client, () => this.deadline());
   }
@@ -127,7 +127,7 @@ export class EtcdStorage implements StoragePort {
 
   watch(prefix: string, fromRevision: number, callbacks: WatchCallbacks): WatchHandle {
     if (this.closed) throw new StorageError('etcd storage is closed');
-    const watch = new EtcdWatch(this.client, this.keys, prefix, fromRevision, callbacks, (w) => this.watches.delete(w));
+    const watch = new EtcdWatch(this.grpc, this.keys, prefix, fromRevision, callbacks, (w) => this.watches.delete(w));
     this.watches.add(watch);
     return watch;
   }

@@ -1,15 +1,14 @@
 /**
- * One resilient etcd watch on its own raw gRPC stream.
+ * One resilient etcd watch on its own gRPC stream (GrpcClient's session).
  *
- * The etcd3 library's managed watchers resume from the last response's
- * header revision, which can skip events still pending in a catch-up batch,
- * and they hide compact_revision. So this class owns the stream: it tracks
+ * A watch resumed from the last response's header revision can skip events
+ * still pending in a catch-up batch, and compaction must be seen as
+ * compact_revision. So this class owns the stream: it tracks
  * the mod_revision of the last delivered event and, whenever the stream
  * fails or ends, opens a new one from lastDelivered+1 (bounded exponential
  * backoff, forever until cancel()). A watch cancelled by compaction ends
  * with CompactedError; nothing is retried after that.
  */
-import type { Etcd3, IDuplexStream, IWatchRequest, IWatchResponse } from 'etcd3';
 import {
   CompactedError,
   StorageError,
@@ -17,16 +16,26 @@ import {
   type WatchCallbacks,
   type WatchHandle,
 } from '../../ports/storage.port';
-import type { KeySpace } from './etcd-keys';
+import type { KeySpace, WireEvent } from './etcd-keys';
+import { num, watchMessages, type Int64 } from './etcd-kv';
+import type { GrpcClient, GrpcStream } from './grpc-client';
 
-type WatchStream = IDuplexStream<IWatchRequest, IWatchResponse>;
+/** A WatchResponse as protobufjs decodes it (absent fields read as their defaults). */
+interface WireWatchResponse {
+  header?: { revision?: Int64 } | null;
+  created?: boolean;
+  canceled?: boolean;
+  compact_revision?: Int64;
+  cancel_reason?: string;
+  events?: WireEvent[];
+}
 
 const BACKOFF_START_MS = 100;
 const BACKOFF_MAX_MS = 2000;
 
 export class EtcdWatch implements WatchHandle {
   private lastRevision: number;
-  private stream: WatchStream | undefined;
+  private stream: GrpcStream | undefined;
   /** Bumped on every (re)connect; callbacks of older streams are ignored. */
   private generation = 0;
   private attempt = 0;
@@ -34,7 +43,7 @@ export class EtcdWatch implements WatchHandle {
   private stopped = false;
 
   constructor(
-    private readonly client: Etcd3,
+    private readonly grpc: GrpcClient,
     private readonly keys: KeySpace,
     private readonly prefix: string,
     fromRevision: number,
@@ -42,7 +51,7 @@ export class EtcdWatch implements WatchHandle {
     private readonly onStop: (watch: EtcdWatch) => void,
   ) {
     this.lastRevision = fromRevision;
-    void this.connect();
+    this.connect();
   }
 
   cancel(): void {
@@ -50,65 +59,57 @@ export class EtcdWatch implements WatchHandle {
     this.stopped = true;
     this.generation++;
     clearTimeout(this.retryTimer);
-    closeStream(this.stream);
+    this.stream?.cancel();
     this.stream = undefined;
     this.onStop(this);
   }
 
-  private async connect(): Promise<void> {
+  private connect(): void {
     if (this.stopped) return;
     const gen = ++this.generation;
-    let stream: WatchStream;
+    const t = watchMessages();
     try {
-      stream = await this.client.watchClient.watch();
+      this.stream = this.grpc.openStream('/etcdserverpb.Watch/Watch', {
+        onMessage: (message) => gen === this.generation && this.onResponseSafely(message),
+        onEnd: () => this.reconnectLater(gen),
+      });
     } catch {
-      return this.reconnectLater(gen); // e.g. no connection yet
+      return this.reconnectLater(gen); // e.g. the client is closed, or no session could start
     }
-    if (gen !== this.generation) return closeStream(stream);
-    this.stream = stream;
-    stream.on('data', (res) => gen === this.generation && this.onResponseSafely(res));
-    stream.on('error', () => this.reconnectLater(gen));
-    stream.on('end', () => this.reconnectLater(gen));
     const { key, rangeEnd } = this.keys.range(this.prefix);
-    stream.write({
-      create_request: {
-        key,
-        range_end: rangeEnd,
-        start_revision: this.lastRevision + 1,
-        prev_kv: true,
-        progress_notify: true,
-      },
-    });
+    const request = { create_request: { key, range_end: rangeEnd, start_revision: this.lastRevision + 1, prev_kv: true, progress_notify: true } };
+    this.stream.write(t.request.encode(request).finish());
   }
 
   private reconnectLater(gen: number): void {
     if (this.stopped || gen !== this.generation) return;
     this.generation++;
-    closeStream(this.stream);
+    this.stream?.cancel();
     this.stream = undefined;
     const base = Math.min(BACKOFF_MAX_MS, BACKOFF_START_MS * 2 ** this.attempt++);
     this.retryTimer = setTimeout(() => void this.connect(), base / 2 + Math.random() * (base / 2));
   }
 
-  /** A throw inside a stream listener would escape into grpc-js; end this watch instead. */
-  private onResponseSafely(res: IWatchResponse): void {
+  /** A throw inside a stream listener would escape into the HTTP/2 session; end this watch instead. */
+  private onResponseSafely(message: Buffer): void {
     try {
-      this.onResponse(res);
+      this.onResponse(watchMessages().response.decode(message) as unknown as WireWatchResponse);
     } catch (err) {
       this.fail(err instanceof Error ? err : new Error(String(err)));
     }
   }
 
-  private onResponse(res: IWatchResponse): void {
+  private onResponse(res: WireWatchResponse): void {
     if (res.canceled) return this.onCanceled(res);
-    const headerRevision = Number(res.header.revision);
+    const headerRevision = num(res.header?.revision);
     if (res.created) {
       this.attempt = 0;
       // Nothing pending when the store is exactly where we are: report we're caught up.
       if (headerRevision === this.lastRevision) this.progress(this.lastRevision);
       return;
     }
-    if (res.events.length === 0) {
+    const wireEvents = res.events ?? [];
+    if (wireEvents.length === 0) {
       // etcd sends progress notifications only to synced watchers: all up to header.revision is delivered.
       // (etcd < 3.6.2 may report a revision below a future start revision; that says nothing new.)
       if (headerRevision < this.lastRevision) return;
@@ -116,7 +117,7 @@ export class EtcdWatch implements WatchHandle {
       return this.progress(this.lastRevision);
     }
     const events: StorageEvent[] = [];
-    for (const ev of res.events) {
+    for (const ev of wireEvents) {
       const event = this.keys.toEvent(ev);
       if (event.modRevision > this.lastRevision) events.push(event);
     }
@@ -125,8 +126,8 @@ export class EtcdWatch implements WatchHandle {
     this.callbacks.onEvents(events);
   }
 
-  private onCanceled(res: IWatchResponse): void {
-    const compactRevision = Number(res.compact_revision ?? 0);
+  private onCanceled(res: WireWatchResponse): void {
+    const compactRevision = num(res.compact_revision);
     if (compactRevision > 0) return this.fail(new CompactedError(this.lastRevision + 1, compactRevision));
     if (res.cancel_reason) return this.fail(new StorageError(`etcd cancelled the watch: ${res.cancel_reason}`));
     this.reconnectLater(this.generation); // cancelled without a reason: start over
@@ -144,20 +145,5 @@ export class EtcdWatch implements WatchHandle {
     if (this.stopped) return;
     this.cancel();
     this.callbacks.onError(error);
-  }
-}
-
-/**
- * Half-close before cancelling: the library's own 'error' listener marks the
- * host failed (resetting every client) for errors on a still-writable stream,
- * and a deliberate cancel is no host failure.
- */
-function closeStream(stream: WatchStream | undefined): void {
-  if (!stream) return;
-  try {
-    stream.end();
-    stream.cancel();
-  } catch {
-    // already closed
   }
 }

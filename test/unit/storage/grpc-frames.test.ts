@@ -1,0 +1,52 @@
+/** gRPC's length-prefixed messages out of HTTP/2 data that cuts and joins them at any byte. */
+import { FrameReader } from '../../../src/adapters/etcd/grpc-client';
+
+const framed = (...messages: string[]) =>
+  Buffer.concat(messages.map((m) => {
+    const body = Buffer.from(m);
+    const head = Buffer.alloc(5);
+    head.writeUInt32BE(body.length, 1);
+    return Buffer.concat([head, body]);
+  }));
+
+function read(chunks: Buffer[]): { messages: string[]; complaint?: string } {
+  const reader = new FrameReader();
+  const messages: string[] = [];
+  for (const c of chunks) {
+    const complaint = reader.push(c, (m) => messages.push(m.toString()));
+    if (complaint) return { messages, complaint };
+  }
+  return { messages };
+}
+
+describe('FrameReader', () => {
+  const messages = ['', 'a', 'hello', 'x'.repeat(70_000)];
+  const bytes = framed(...messages);
+
+  it('reads messages that arrive several to a chunk', () => {
+    expect(read([bytes]).messages).toEqual(messages);
+  });
+
+  it('reads messages cut at every possible byte', () => {
+    for (let cut = 1; cut < 40; cut++) expect(read([bytes.subarray(0, cut), bytes.subarray(cut)]).messages).toEqual(messages);
+    expect(read([bytes.subarray(0, bytes.length - 1), bytes.subarray(bytes.length - 1)]).messages).toEqual(messages);
+  });
+
+  it('reads a large message from many small chunks, joining them once it is whole', () => {
+    const chunks: Buffer[] = [];
+    for (let at = 0; at < bytes.length; at += 1000) chunks.push(bytes.subarray(at, at + 1000));
+    const concat = jest.spyOn(Buffer, 'concat');
+    try {
+      expect(read(chunks).messages).toEqual(messages);
+      expect(concat.mock.calls.length).toBeLessThanOrEqual(2);
+    } finally {
+      concat.mockRestore();
+    }
+  });
+
+  it('refuses a compressed frame instead of misreading it', () => {
+    const bad = framed('zz');
+    bad[0] = 1;
+    expect(read([framed('ok'), bad]).complaint).toMatch(/compressed/);
+  });
+});
