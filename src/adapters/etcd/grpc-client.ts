@@ -92,11 +92,11 @@ export class GrpcClient {
   }
 
   /** The response message of `method` (e.g. /etcdserverpb.KV/Txn) for an encoded request message. */
-  async call(method: string, message: Uint8Array, timeoutMs: number): Promise<Buffer> {
+  async call(method: string, request: Uint8Array, timeoutMs: number): Promise<Buffer> {
     const deadline = performance.now() + timeoutMs;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.once(method, message, Math.max(1, deadline - performance.now()));
+        return await this.once(method, request, Math.max(1, deadline - performance.now()));
       } catch (err) {
         // Nothing reached etcd: another endpoint (or, with one, a new connection) may answer.
         const retry = err instanceof GrpcConnectionError && !err.sent && attempt < Math.max(2, this.endpoints.length) && performance.now() < deadline;
@@ -111,7 +111,7 @@ export class GrpcClient {
     this.session = undefined;
   }
 
-  private once(method: string, message: Uint8Array, timeoutMs: number): Promise<Buffer> {
+  private once(method: string, request: Uint8Array, timeoutMs: number): Promise<Buffer> {
     if (this.closed) return Promise.reject(new GrpcConnectionError('the etcd client is closed', false));
     const session = this.current();
     return new Promise<Buffer>((resolve, reject) => {
@@ -123,7 +123,9 @@ export class GrpcClient {
         reject(new GrpcConnectionError(`could not start a call to ${session.url}: ${(err as Error).message}`, false));
         return;
       }
-      const chunks: Buffer[] = [];
+      const reader = new FrameReader();
+      let message: Buffer | undefined;
+      let malformed: string | undefined;
       let status: string | undefined;
       let details = '';
       let settled = false;
@@ -151,20 +153,21 @@ export class GrpcClient {
         readStatus(h); // a trailers-only answer (every error) carries the status in its headers
       });
       stream.on('trailers', readStatus);
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('data', (chunk: Buffer) => {
+        malformed ??= reader.push(chunk, (m) => (message = m));
+      });
       stream.on('error', () => undefined); // the outcome is decided on 'close'
       stream.on('close', () => {
         if (status === '0') {
-          const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-          if (body.length < 5 || body[0] !== 0) finish(new GrpcStatusError(13, 'malformed response frame'));
-          else finish(undefined, body.subarray(5, 5 + body.readUInt32BE(1)));
+          if (malformed || !message) finish(new GrpcStatusError(13, `malformed response: ${malformed ?? 'no message'}`));
+          else finish(undefined, message);
         } else if (status !== undefined) {
           finish(new GrpcStatusError(Number(status), details));
         } else {
           finish(new GrpcConnectionError(details || `the connection to ${session.url} closed before etcd answered`, session.connected));
         }
       });
-      stream.end(frame(message));
+      stream.end(frame(request));
     });
   }
 
@@ -315,36 +318,58 @@ function frame(message: Uint8Array): Buffer {
 }
 
 /**
- * Splits a stream's data into gRPC messages, which arrive cut and joined at any byte. Chunks are only joined
- * once the next whole message is there, so a large message costs one copy, not one per chunk.
+ * Splits a stream's data into gRPC messages, which arrive cut and joined at any byte. A message inside one chunk is
+ * handed on as a view of it; one spread over several is copied, as its chunks arrive, into a buffer of its own size
+ * (its header says how big), so no chunk outlives its read. A large answer (the watch cache's initial list) would
+ * otherwise keep every socket read buffer it came in until the end, long enough for V8 to move them to the old
+ * generation, where they wait for a full GC and leave malloc's heap full of holes.
  */
 export class FrameReader {
-  private chunks: Buffer[] = [];
-  private size = 0;
-  /** Bytes needed before anything can be read: a header, or a header and its message. */
-  private need = 5;
+  /** Header bytes of a frame cut inside its header. */
+  private readonly head = Buffer.alloc(5);
+  private headBytes = 0;
+  /** The message being filled, and how much of it is there. */
+  private pending: Buffer | undefined;
+  private filled = 0;
 
   /** Calls emit for each whole message; returns a complaint for a frame it cannot read. */
   push(chunk: Buffer, emit: (message: Buffer) => void): string | undefined {
-    this.chunks.push(chunk);
-    this.size += chunk.length;
-    if (this.size < this.need) return undefined;
-    const buf = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size);
     let at = 0;
-    this.need = 5;
-    while (buf.length - at >= 5) {
-      if (buf[at] !== 0) return 'compressed or malformed frame';
-      const length = buf.readUInt32BE(at + 1);
-      if (buf.length - at < 5 + length) {
-        this.need = 5 + length;
-        break;
+    while (at < chunk.length) {
+      if (!this.pending) {
+        let length: number;
+        if (this.headBytes === 0 && chunk.length - at >= 5) {
+          if (chunk[at] !== 0) return 'compressed or malformed frame';
+          length = chunk.readUInt32BE(at + 1);
+          if (chunk.length - at - 5 >= length) {
+            emit(chunk.subarray(at + 5, at + 5 + length));
+            at += 5 + length;
+            continue;
+          }
+          at += 5;
+        } else {
+          const n = Math.min(5 - this.headBytes, chunk.length - at);
+          chunk.copy(this.head, this.headBytes, at, at + n);
+          this.headBytes += n;
+          at += n;
+          if (this.headBytes < 5) return undefined;
+          this.headBytes = 0;
+          if (this.head[0] !== 0) return 'compressed or malformed frame';
+          length = this.head.readUInt32BE(1);
+        }
+        this.pending = Buffer.allocUnsafeSlow(length);
+        this.filled = 0;
       }
-      emit(buf.subarray(at + 5, at + 5 + length));
-      at += 5 + length;
+      const n = Math.min(this.pending.length - this.filled, chunk.length - at);
+      chunk.copy(this.pending, this.filled, at, at + n);
+      this.filled += n;
+      at += n;
+      if (this.filled === this.pending.length) {
+        const message = this.pending;
+        this.pending = undefined;
+        emit(message);
+      }
     }
-    const rest = buf.subarray(at);
-    this.chunks = rest.length ? [rest] : [];
-    this.size = rest.length;
     return undefined;
   }
 }
