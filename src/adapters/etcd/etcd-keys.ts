@@ -1,10 +1,10 @@
 /**
  * Key prefixing, record mapping and error mapping between etcd's wire types
- * and the storage port. Revisions arrive as int64 strings; they stay below
+ * and the storage port. Revisions are int64 on the wire; they stay below
  * 2^53 in practice, so plain numbers are safe.
  */
 import { GRPCDeadlineExceededError, isRecoverableError } from 'etcd3';
-import { num, type WireKeyValue } from './etcd-kv';
+import { keyValue, type EtcdKeyValue, type WireKeyValue } from './etcd-kv';
 import { GrpcConnectionError, GrpcStatusError, GrpcTimeoutError } from './grpc-client';
 import {
   StorageBusyError,
@@ -21,8 +21,6 @@ export interface WireEvent {
   kv?: WireKeyValue | null;
   prev_kv?: WireKeyValue | null;
 }
-
-const empty = Buffer.alloc(0);
 
 export class KeySpace {
   private readonly prefixBytes: number;
@@ -52,36 +50,29 @@ export class KeySpace {
     return { key: this.full(from), rangeEnd: prefixEnd(this.full(prefix)) };
   }
 
-  /** From etcd3's records (revisions as strings) and from EtcdKv's (numbers). */
-  toKeyValue(kv: { key: Buffer; value: Buffer; create_revision: string | number; mod_revision: string | number }): KeyValue {
-    return {
-      key: this.strip(kv.key),
-      value: kv.value,
-      createRevision: Number(kv.create_revision),
-      modRevision: Number(kv.mod_revision),
-    };
+  toKeyValue(kv: EtcdKeyValue): KeyValue {
+    return { key: this.strip(kv.key), value: kv.value, createRevision: kv.create_revision, modRevision: kv.mod_revision };
   }
 
   /** A Watch response's event (protobuf: type 0 is a put, 1 a delete). */
   toEvent(ev: WireEvent): StorageEvent {
-    const kv = ev.kv ?? {};
-    const prev = ev.prev_kv;
+    const kv = keyValue(ev.kv ?? {});
+    const prev = ev.prev_kv ? keyValue(ev.prev_kv) : undefined;
     const isDelete = ev.type === 1;
     const event: StorageEvent = {
       type: isDelete ? 'delete' : 'put',
-      key: this.strip(kv.key ?? empty),
-      modRevision: num(kv.mod_revision),
+      key: this.strip(kv.key),
+      modRevision: kv.mod_revision,
       // etcd reports create_revision 0 on deletes; the port carries the deleted object's.
-      createRevision: num(isDelete ? prev?.create_revision : kv.create_revision),
+      createRevision: isDelete ? prev?.create_revision ?? 0 : kv.create_revision,
     };
-    if (!isDelete) event.value = kv.value ?? empty;
+    if (!isDelete) event.value = kv.value;
     if (prev) {
-      event.prevValue = prev.value ?? empty;
-      event.prevModRevision = num(prev.mod_revision);
+      event.prevValue = prev.value;
+      event.prevModRevision = prev.mod_revision;
     }
     return event;
   }
-
 }
 
 /** Smallest key greater than every key starting with prefix (etcd's prefix range end). */

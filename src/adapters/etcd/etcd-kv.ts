@@ -1,7 +1,8 @@
 /**
  * etcd's KV service (Range and Txn) over GrpcClient, with the protobuf
  * messages of the etcd3 package's own .proto files (protobufjs compiles an
- * encoder and decoder per message type once).
+ * encoder and decoder per message type once); the Watch service's messages
+ * come from the same files.
  */
 import { createRequire } from 'node:module';
 import * as protobuf from 'protobufjs';
@@ -152,6 +153,7 @@ export function num(v: Int64): number {
 
 const empty = Buffer.alloc(0);
 
-function keyValue(kv: WireKeyValue): EtcdKeyValue {
+/** A decoded KeyValue with its defaults filled in and its revisions as numbers. */
+export function keyValue(kv: WireKeyValue): EtcdKeyValue {
   return { key: kv.key ?? empty, value: kv.value ?? empty, create_revision: num(kv.create_revision), mod_revision: num(kv.mod_revision) };
 }

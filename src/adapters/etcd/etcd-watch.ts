@@ -87,7 +87,7 @@ export class EtcdWatch implements WatchHandle {
     this.stream?.cancel();
     this.stream = undefined;
     const base = Math.min(BACKOFF_MAX_MS, BACKOFF_START_MS * 2 ** this.attempt++);
-    this.retryTimer = setTimeout(() => void this.connect(), base / 2 + Math.random() * (base / 2));
+    this.retryTimer = setTimeout(() => this.connect(), base / 2 + Math.random() * (base / 2));
   }
 
   /** A throw inside a stream listener would escape into the HTTP/2 session; end this watch instead. */
