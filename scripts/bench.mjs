@@ -10,7 +10,7 @@ import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { scratchDir, startBareServer, startEtcd, startServer, stopAll, sleep } from './bench/procs.mjs';
+import { scratchDir, startBareServer, startEtcd, startServer, startThinProxy, stopAll, sleep } from './bench/procs.mjs';
 import { agent, closedLoop, pool, request, sequential } from './bench/load.mjs';
 import { watchFanOut } from './bench/fanout.mjs';
 import { cmBody, fmt, measured, table } from './bench/report.mjs';
@@ -29,7 +29,7 @@ const rows = [];
 const results = { startedAt: new Date().toISOString(), node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryBytes: totalmem() };
 const row = (section, what, server, baseline, unit, note = '', cpuUs) => rows.push({ section, what, server, baseline, unit, note, cpuUs });
 
-async function creates(server, etcd) {
+async function creates(server, etcd, etcdEndpoint) {
   results.creates = [];
   const small = { k: 'v'.repeat(100) };
   // Both sides warm before the first measured cell: the server's JIT (a few seconds of load: after 2 s the server
@@ -38,6 +38,11 @@ async function creates(server, etcd) {
   await closedLoop(16, 6000, (i) => request(`${server.url}/api/v1/namespaces/warm-up/configmaps`, { method: 'POST', body: cmBody(`cm-${i}`, small), agent: w }));
   w.destroy();
   await closedLoop(16, 1000, (i) => etcd.put(`/bench-raw/warm-up/${i}`).value('x'));
+  // What a server of this shape could reach at most (node:http and the same etcd transport, doing nothing else).
+  const proxy = await startThinProxy(root, etcdEndpoint);
+  const p = agent(16);
+  await closedLoop(16, 2000, (i) => request(`${proxy.url}/warm-up`, { method: 'POST', body: cmBody(`cm-${i}`, small), agent: p }));
+  p.destroy();
   for (const c of [1, 16, 64]) {
     const a = agent(c);
     const api = await measured(server, () => closedLoop(c, seconds * 1000, async (i) => {
@@ -51,10 +56,19 @@ async function creates(server, etcd) {
       const res = await etcd.if(key, 'Create', '==', 0).then(etcd.put(key).value(value)).commit();
       if (!res.succeeded) throw new Error('exists');
     });
-    results.creates.push({ concurrency: c, api, etcd: raw });
-    row('creates', `creates/s, ${c} client${c > 1 ? 's' : ''}`, api.opsPerSec, raw.opsPerSec, 'ops/s', `API p50 ${fmt(api.p50)} ms, etcd txn p50 ${fmt(raw.p50)} ms`, api.cpuUsPerRequest);
-    log(`creates c=${c}: api ${fmt(api.opsPerSec, 0)}/s, etcd ${fmt(raw.opsPerSec, 0)}/s`);
+    const t = agent(c);
+    const thin = await measured(proxy, () => closedLoop(c, seconds * 1000, async (i) => {
+      const r = await request(`${proxy.url}/api/v1/namespaces/create-${c}/configmaps`, { method: 'POST', body: cmBody(`cm-${i}`, small), agent: t });
+      if (r.status !== 201) throw new Error(`thin proxy: ${r.status}`);
+    }));
+    t.destroy();
+    results.creates.push({ concurrency: c, api, etcd: raw, thinProxy: thin });
+    const clients = `${c} client${c > 1 ? 's' : ''}`;
+    row('creates', `creates/s, ${clients}`, api.opsPerSec, raw.opsPerSec, 'ops/s', `API p50 ${fmt(api.p50)} ms, etcd txn p50 ${fmt(raw.p50)} ms`, api.cpuUsPerRequest);
+    row('creates', `creates/s, ${clients}, thinnest node:http → etcd proxy (ceiling)`, thin.opsPerSec, raw.opsPerSec, 'ops/s', `the same POSTs stored as they come, nothing else (scripts/bench/thin-proxy.cjs); p50 ${fmt(thin.p50)} ms; the server reaches ${fmt((100 * api.opsPerSec) / thin.opsPerSec, 0)}% of it`, thin.cpuUsPerRequest);
+    log(`creates c=${c}: api ${fmt(api.opsPerSec, 0)}/s, etcd ${fmt(raw.opsPerSec, 0)}/s, thin proxy ${fmt(thin.opsPerSec, 0)}/s`);
   }
+  await proxy.stop();
 }
 
 async function gets(server) {
@@ -268,7 +282,7 @@ async function main() {
     writeFileSync(tokens, `${benchToken},bench-user,bench-uid,bench-group\n${benchEventsToken},bench-events,bench-events-uid,bench-group\n`);
     const server = await startServer(root, etcdProc.endpoint, ['--token-auth-file', tokens]);
     log(`server at ${server.url} (pid ${server.pid})`);
-    const phases = { creates: () => creates(server, etcd), gets: () => gets(server), secure: () => secure(server), events: () => eventStorm(server), lists: () => lists(server, etcd, '/registry'), updates: async () => { results.updates = await updates(server, etcd, { seconds, row, log }); }, watch: () => fanOut(server) };
+    const phases = { creates: () => creates(server, etcd, etcdProc.endpoint), gets: () => gets(server), secure: () => secure(server), events: () => eventStorm(server), lists: () => lists(server, etcd, '/registry'), updates: async () => { results.updates = await updates(server, etcd, { seconds, row, log }); }, watch: () => fanOut(server) };
     for (const [name, phase] of Object.entries(phases)) if (wanted(name)) await phase();
     results.serverPeakRss = server.memory().peak;
     await server.stop();

@@ -3,7 +3,7 @@
 // time per package, over the measured run only (after PROFILE_WARMUP seconds, default 3, of the same load).
 // Scenarios: create (16 clients POST ConfigMaps), get (32 clients GET one ConfigMap, RV=0), list (LIST of 2,000).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +54,8 @@ await new Promise((r) => child.on('exit', r));
 await stopAll();
 const profDir = join(work, 'prof');
 const prof = JSON.parse(readFileSync(join(profDir, readdirSync(profDir)[0]), 'utf8'));
+// PROFILE_SAVE=/tmp/create.cpuprofile (say): keep the profile, with the measured window, for another look.
+if (process.env.PROFILE_SAVE) writeFileSync(process.env.PROFILE_SAVE, JSON.stringify({ ...prof, window: window.map(Number) }));
 rmSync(work, { recursive: true, force: true });
 
 // Self time per node from the samples, then inclusive time by walking each sample's ancestors once per function.

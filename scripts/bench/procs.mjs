@@ -157,6 +157,23 @@ export async function startBareServer(body) {
   return { ...proc, url };
 }
 
+/**
+ * The thinnest node:http → etcd create proxy (thin-proxy.cjs) on the build in root/dist: the ceiling rows' server.
+ * cpuSeconds() reads its own CPU time, as serverCpuSeconds() does the server's.
+ */
+export async function startThinProxy(root, endpoint) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), 'thin-proxy.cjs'), join(root, 'dist'), endpoint, String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = track(child);
+  const url = `http://127.0.0.1:${port}`;
+  await waitHttp(`${url}/cpu`, proc, 'thin proxy');
+  const cpuSeconds = async () => {
+    const { user, system } = await (await fetch(`${url}/cpu`)).json();
+    return (user + system) / 1e6;
+  };
+  return { ...proc, url, cpuSeconds };
+}
+
 /** Current and peak resident memory of a process, in bytes (Linux /proc). */
 export function memoryOf(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');

@@ -2,8 +2,12 @@
 // ConfigMap body, and the markdown table (also used by readme.mjs to put the table into the README).
 import { request } from './load.mjs';
 
-/** The server process's own CPU seconds (process_cpu_seconds_total), read from /metrics on the plain port. */
+/**
+ * The server process's own CPU seconds (process_cpu_seconds_total), read from /metrics on the plain port; a
+ * process that reads its own (the thin proxy) says so through cpuSeconds().
+ */
 export async function serverCpuSeconds(server) {
+  if (server.cpuSeconds) return server.cpuSeconds();
   const text = (await request(`${server.url}/metrics`)).body.toString();
   return Number(/^process_cpu_seconds_total (\S+)$/m.exec(text)?.[1] ?? NaN);
 }

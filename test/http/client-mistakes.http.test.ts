@@ -4,6 +4,7 @@
  * that are not what their Content-Encoding says, unknown patch directives,
  * out-of-range resourceVersions and bad timeouts.
  */
+import { connect } from 'node:net';
 import { gzipSync, brotliCompressSync } from 'node:zlib';
 import { backends, startTestServer, TestServer } from '../support/test-server';
 
@@ -154,5 +155,24 @@ describe.each(backends)('client mistakes (%s)', (backend) => {
   test('limit=abc is a 400', async () => {
     const res = await send(s, 'GET', `${cms}?limit=abc`);
     expect(res.status).toBe(400);
+  });
+
+  test('a client that goes away halfway through its body stores nothing, and the server serves on', async () => {
+    const { hostname, port } = new URL(s.url);
+    const socket = connect(Number(port), hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const body = JSON.stringify({ metadata: { name: 'half-sent' }, data: { a: 'b' } });
+    socket.write(`POST ${cms} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 20)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => socket.destroy().once('close', resolve));
+    expect((await send(s, 'GET', `${cms}/half-sent`)).status).toBe(404);
+    await unchanged();
+  });
+
+  test('a URL without a query string reads as an empty query, one with ?pretty=true as pretty', async () => {
+    const plain = await send(s, 'GET', `${cms}/target`, undefined, { 'user-agent': 'test' });
+    expect(plain.text.startsWith('{"kind"')).toBe(true);
+    const pretty = await send(s, 'GET', `${cms}/target?pretty=true`, undefined, { 'user-agent': 'test' });
+    expect(pretty.text.startsWith('{\n  "kind"')).toBe(true);
   });
 });

@@ -43,7 +43,7 @@ export function readBody(limit = maxBodyBytes): RequestHandler {
       req.body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
       next();
     });
-    req.on('aborted', () => fail(errors.badRequest('request aborted')));
+    // A client that goes away mid-body ends in 'error' too ("aborted", after the deprecated 'aborted' event).
     req.on('error', (e) => fail(errors.badRequest(`the request body could not be read: ${e.message}`)));
   };
 }

@@ -50,6 +50,7 @@ function chain(handlers: RequestHandler[]): RequestHandler {
 /**
  * Express 5 parses the query string again on every read of req.query: its getter on the app's request prototype
  * becomes one that parses once per request and keeps the result (a request that sets req.query keeps its own).
+ * A URL without a query (nearly every create and update) skips the parser: it is an empty object, as parsed.
  */
 function parseQueryOnce(app: express.Express): void {
   const proto = Object.getPrototypeOf(app.request) as object;
@@ -60,7 +61,7 @@ function parseQueryOnce(app: express.Express): void {
     configurable: true,
     enumerable: true,
     get(this: Request & { [parsed]?: unknown }) {
-      return (this[parsed] ??= parse.call(this));
+      return (this[parsed] ??= this.url.includes('?') ? parse.call(this) : Object.create(null));
     },
   });
 }
