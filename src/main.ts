@@ -26,7 +26,7 @@ import { EtcdStorage } from './adapters/etcd';
 import { podCertificateVerifier, WebCryptoAdapter } from './adapters/crypto';
 import { systemClock } from './adapters/clock/system.clock';
 import { systemRandom } from './adapters/random/system.random';
-import { createApp } from './adapters/http';
+import { createApp, withAppPrototypes } from './adapters/http';
 import { openApiRouter } from './adapters/http/openapi';
 import { WatchStreamServer, type WatchStreamOptions } from './adapters/http/watch-stream';
 import { CachedReadPath, WatchCache, type WatchCacheOptions } from './registry/watch-cache';
@@ -348,9 +348,10 @@ export function assemble(opts: AssembleOptions): Assembled {
       return a ? `${a.address}:${a.port}` : '127.0.0.1:8080';
     },
   });
-  server = createServer(app);
+  const prototypes = withAppPrototypes(app);
+  server = createServer(prototypes, app);
   secureServer = opts.tls
-    ? createTlsServer({ cert: opts.tls.cert, key: opts.tls.key, ca: opts.tls.clientCa, requestCert: true, rejectUnauthorized: false }, app)
+    ? createTlsServer({ ...prototypes, cert: opts.tls.cert, key: opts.tls.key, ca: opts.tls.clientCa, requestCert: true, rejectUnauthorized: false }, app)
     : undefined;
   return {
     server,

@@ -1,3 +1,3 @@
-export { createApp } from './server';
+export { createApp, withAppPrototypes } from './server';
 export type { AppDeps } from './server';
 export type { HealthCheck, HealthChecks } from './health';

@@ -1,5 +1,7 @@
 /** The Express application: body limits, resources, discovery, health, version, and Status for everything else. */
 import express, { Request, Response, NextFunction, RequestHandler } from 'express';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { ResourceDefinition } from '../../machinery/resource-definition';
 import type { Registry } from '../../registry/registry';
 import { discoveryRouter, type DiscoveryOnly } from './discovery';
@@ -64,6 +66,28 @@ function parseQueryOnce(app: express.Express): void {
       return (this[parsed] ??= this.url.includes('?') ? parse.call(this) : Object.create(null));
     },
   });
+}
+
+/**
+ * Server options under which node creates each request and response with the app's own prototypes (Express's
+ * request and response helpers) from the start. Express sets those prototypes on every request it handles; on
+ * objects that already have them that is a no-op, where changing the prototype of a live request and response
+ * costs each request about 100 µs of CPU on a 2-core EPYC (measured on a bare node:http server, 64 clients).
+ */
+export function withAppPrototypes(app: express.Express): { IncomingMessage: typeof IncomingMessage; ServerResponse: typeof ServerResponse } {
+  const request = app.request as unknown as IncomingMessage;
+  const response = app.response as unknown as ServerResponse;
+  if (!(request instanceof IncomingMessage) || !(response instanceof ServerResponse)) throw new Error('express: app.request and app.response no longer extend node:http');
+  // Constructors in node's own style (IncomingMessage and ServerResponse are plain functions), with the app's objects as prototype.
+  function AppRequest(this: IncomingMessage, socket: Socket) {
+    IncomingMessage.call(this, socket);
+  }
+  AppRequest.prototype = request;
+  function AppResponse(this: ServerResponse, req: IncomingMessage, options?: object) {
+    (ServerResponse as unknown as (this: ServerResponse, req: IncomingMessage, options?: object) => void).call(this, req, options);
+  }
+  AppResponse.prototype = response;
+  return { IncomingMessage: AppRequest as unknown as typeof IncomingMessage, ServerResponse: AppResponse as unknown as typeof ServerResponse };
 }
 
 export function createApp(deps: AppDeps): express.Express {
