@@ -88,7 +88,9 @@ function buildUpdaterContext(def: ResourceDefinition, subresource?: string): Upd
   return { schema };
 }
 
+/** The object without metadata.managedFields: itself when it has none (callers only read the result). */
 export function withoutManagedFields(obj: KObject): KObject {
+  if (obj.metadata && !('managedFields' in obj.metadata)) return obj;
   const { managedFields: _mf, ...metadata } = obj.metadata ?? {};
   return { ...obj, metadata };
 }
