@@ -12,25 +12,45 @@ import type { HistoryBudget } from './history-budget';
 
 export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
+/**
+ * Event times are kept as milliseconds since this process started: a small integer, stored in the event itself,
+ * where a Date.now() value would take a heap number of its own (16 bytes per event of history).
+ */
+const epoch = Date.now();
+
 export class CacheEvent {
   /** Wire frames per event type, encoded on first use and shared by every watcher. */
   private frames?: Partial<Record<ChangeType, Buffer>>;
-  /** Bytes this event keeps alive: the object (or, for DELETED, the last state) and its frames. */
-  bytes: number;
   /** The log that holds the event and counts its bytes (unset once the event is dropped). */
   holder: EventLog | undefined;
+  private readonly at: number;
 
   constructor(
     readonly type: ChangeType,
     readonly rev: number,
-    readonly key: string,
     /** New state (ADDED, MODIFIED); undefined for DELETED. */
     public object: CachedObject | undefined,
     /** State before the change (MODIFIED, DELETED). */
     public prev: CachedObject | undefined,
-    readonly time: number,
+    time: number,
   ) {
-    this.bytes = (object ?? prev)?.size ?? 0;
+    this.at = time - epoch;
+  }
+
+  get time(): number {
+    return this.at + epoch;
+  }
+
+  get key(): string {
+    return (this.object ?? this.prev)!.key;
+  }
+
+  /** Bytes this event keeps alive: the object (or, for DELETED, the last state) and its frames. */
+  get bytes(): number {
+    let n = (this.object ?? this.prev)?.size ?? 0;
+    const frames = this.frames;
+    if (frames) for (const type in frames) n += frames[type as ChangeType]!.length;
+    return n;
   }
 
   /** Points the event at copies of its objects (the same content, moved by a slab compaction). */
@@ -46,7 +66,6 @@ export class CacheEvent {
     const body = type === 'DELETED' ? this.prev!.bytesAt(this.rev) : this.object!.bytes;
     const frame = Buffer.concat([framePrefix[type], body, frameSuffix]);
     (this.frames ??= {})[type] = frame;
-    this.bytes += frame.length;
     this.holder?.grew(frame.length);
     return frame;
   }

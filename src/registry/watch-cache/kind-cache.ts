@@ -258,7 +258,7 @@ export class KindCache {
       if (!prev) return;
       this.objects.delete(ev.key);
       this.slabs.replaced(prev, undefined);
-      this.log.append(new CacheEvent('DELETED', ev.modRevision, ev.key, undefined, prev, now));
+      this.log.append(new CacheEvent('DELETED', ev.modRevision, undefined, prev, now));
       return;
     }
     let obj: CachedObject;
@@ -270,7 +270,7 @@ export class KindCache {
     }
     this.objects.set(obj);
     this.slabs.replaced(prev, obj);
-    this.log.append(new CacheEvent(prev ? 'MODIFIED' : 'ADDED', ev.modRevision, ev.key, obj, prev, now));
+    this.log.append(new CacheEvent(prev ? 'MODIFIED' : 'ADDED', ev.modRevision, obj, prev, now));
   }
 
   private onProgress(rev: number): void {

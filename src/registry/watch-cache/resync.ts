@@ -38,12 +38,12 @@ export function diffToEvents(
     if (prev && prev.rev === next.rev) continue;
     // Never before the cache's revision: the log must stay in revision order.
     const rev = Math.max(next.rev, beforeRevision + 1);
-    puts.push(new CacheEvent(prev ? 'MODIFIED' : 'ADDED', rev, key, next, prev, now));
+    puts.push(new CacheEvent(prev ? 'MODIFIED' : 'ADDED', rev, next, prev, now));
   }
   puts.sort((a, b) => a.rev - b.rev);
   const deletes: CacheEvent[] = [];
   for (const [key, prev] of before) {
-    if (!after.has(key)) deletes.push(new CacheEvent('DELETED', listRevision, key, undefined, prev, now));
+    if (!after.has(key)) deletes.push(new CacheEvent('DELETED', listRevision, undefined, prev, now));
   }
   return [...puts, ...deletes];
 }

@@ -15,7 +15,7 @@ function setup(n: number) {
     const o = CachedObject.of(key(i), ++rev, `{"metadata":{"name":"obj-${i}","uid":"u-${i}"},"v":"${v}"}`, { i: String(i) }, `u-${i}`, undefined, slabs.writer);
     const prev = objects.set(o);
     slabs.replaced(prev, o);
-    log.append(new CacheEvent(prev ? 'MODIFIED' : 'ADDED', rev, o.key, o, prev, 0));
+    log.append(new CacheEvent(prev ? 'MODIFIED' : 'ADDED', rev, o, prev, 0));
     return o;
   };
   return { slabs, objects, log, put };

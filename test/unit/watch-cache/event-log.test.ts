@@ -6,7 +6,7 @@ import { CachedObject } from '../../../src/registry/watch-cache/cached-object';
 import { diffToEvents } from '../../../src/registry/watch-cache/resync';
 
 const obj = (key: string, rev: number) => CachedObject.of(key, rev, `{"metadata":{"name":"x","resourceVersion":"${rev}"}}`);
-const put = (rev: number, time = 0) => new CacheEvent('ADDED', rev, `/k/${rev}`, obj(`/k/${rev}`, rev), undefined, time);
+const put = (rev: number, time = 0) => new CacheEvent('ADDED', rev, obj(`/k/${rev}`, rev), undefined, time);
 
 describe('EventLog', () => {
   test('events older than the time window go, however few are left', () => {
@@ -23,6 +23,15 @@ describe('EventLog', () => {
     expect(log.startRev).toBe(20);
   });
 
+  test('an event gives back its time, key and bytes as given, for a real clock and a test clock alike', () => {
+    for (const time of [0, 110, Date.now(), Date.now() + 40 * 86_400_000]) {
+      const ev = put(7, time);
+      expect([ev.time, ev.key, ev.bytes]).toEqual([time, '/k/7', ev.object!.size]);
+    }
+    const gone = new CacheEvent('DELETED', 8, undefined, obj('/k/gone', 5), Date.now());
+    expect(gone.key).toBe('/k/gone');
+  });
+
   test('sequence numbers survive trimming; evicted positions are reported', () => {
     const log = new EventLog(0, { windowMs: 1e12, maxEvents: 2 }, () => 1e9);
     for (let r = 1; r <= 5; r++) log.append(put(r));
@@ -37,7 +46,7 @@ describe('EventLog', () => {
 
   test('frames are encoded once and DELETED carries the deletion revision', () => {
     const prev = obj('/k/a', 3);
-    const del = new CacheEvent('DELETED', 7, '/k/a', undefined, prev, 0);
+    const del = new CacheEvent('DELETED', 7, undefined, prev, 0);
     const f = del.frame('DELETED');
     expect(del.frame('DELETED')).toBe(f);
     expect(JSON.parse(f.toString())).toEqual({ type: 'DELETED', object: { metadata: { name: 'x', resourceVersion: '7' } } });
@@ -46,7 +55,7 @@ describe('EventLog', () => {
 
 describe('HistoryBudget', () => {
   const big = (key: string, rev: number, time: number, size: number) =>
-    new CacheEvent('MODIFIED', rev, key, CachedObject.of(key, rev, 'x'.repeat(size)), undefined, time);
+    new CacheEvent('MODIFIED', rev, CachedObject.of(key, rev, 'x'.repeat(size)), undefined, time);
 
   test('the histories of all kinds hold at most the budget; the oldest events go first', () => {
     const budget = new HistoryBudget(1000);
