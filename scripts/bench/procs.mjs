@@ -96,6 +96,13 @@ export function scratchDir(prefix) {
 
 const gcPreload = join(dirname(fileURLToPath(import.meta.url)), 'gc-on-signal.cjs');
 
+/** The allocator settings the image runs the server with (the Dockerfile's `ENV MALLOC_…`): measured as deployed. */
+function imageEnv(root) {
+  const env = {};
+  for (const m of readFileSync(join(root, 'Dockerfile'), 'utf8').matchAll(/^ENV (MALLOC_\w+)=(\S+)$/gm)) env[m[1]] = m[2];
+  return { ...process.env, ...env };
+}
+
 /**
  * `node dist/main.js` on etcd (storage = the endpoint) or on the embedded store (storage = { dataDir }); resolves
  * once /readyz answers ok (so the watch cache is loaded). With { gc: true } the process also gets `--expose-gc` and
@@ -112,7 +119,7 @@ export async function startServer(root, storage, extraArgs = [], { gc = false, c
   if (gc) nodeArgs.push('--expose-gc', '--require', gcPreload);
   const storageArgs = typeof storage === 'string' ? ['--etcd-servers', storage, '--etcd-compaction-interval', '0'] : ['--data-dir', storage.dataDir];
   const child = spawn(process.execPath, [...nodeArgs, join(root, 'dist/main.js'), ...storageArgs, '--port', String(port),
-    '--secure-port', String(securePort), '--cert-dir', certDir, '--log-level', 'warn', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+    '--secure-port', String(securePort), '--cert-dir', certDir, '--log-level', 'warn', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'], env: imageEnv(root) });
   const proc = track(child);
   const gcReports = gc ? reportsOf(child.stderr) : undefined;
   const url = `http://127.0.0.1:${port}`;
@@ -163,7 +170,7 @@ export async function startBareServer(body) {
  */
 export async function startThinProxy(root, endpoint) {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), 'thin-proxy.cjs'), join(root, 'dist'), endpoint, String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), 'thin-proxy.cjs'), join(root, 'dist'), endpoint, String(port)], { stdio: ['ignore', 'pipe', 'pipe'], env: imageEnv(root) });
   const proc = track(child);
   const url = `http://127.0.0.1:${port}`;
   await waitHttp(`${url}/cpu`, proc, 'thin proxy');

@@ -52,6 +52,13 @@ describe('Dockerfile', () => {
     expect(instructions(image, 'RUN').map((i) => i.text).join('\n')).toMatch(new RegExp(`chown -R ${user}:${user} /data`));
   });
 
+  test('the image and npm start run the server with a fixed mmap threshold for malloc (RSS after a restart)', () => {
+    const env = instructions(image, 'ENV').map((i) => i.text);
+    expect(env).toContain('MALLOC_MMAP_THRESHOLD_=131072');
+    const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(pkg.scripts.start).toMatch(/\bMALLOC_MMAP_THRESHOLD_=131072 node dist\/main\.js$/);
+  });
+
   test('HEALTHCHECK asks /readyz over HTTPS on the served port', () => {
     const { options, command } = healthcheck(dockerfile);
     expect(command).toEqual(['node', 'scripts/healthcheck.cjs', 'https://127.0.0.1:6443/readyz']);
