@@ -236,10 +236,17 @@ async function lists(server, etcd, prefix) {
   const exact = await measured(server, () => sequential(10, () => request(`${url}?resourceVersion=${rv}&resourceVersionMatch=Exact`, { agent: a })));
   const raw = await sequential(20, () => etcd.getAll().prefix(`${prefix}/configmaps/${ns}/`).exec());
   a.destroy();
-  results.list = { objects: n, responseBytes: first.body.length, loadCreatesPerSec: n / loadSeconds, cacheConsistent: consistent, cacheAny: any, apiFromEtcdExact: exact, etcdRange: raw };
+  // The floor on this machine: bare node:http sending the same bytes from one buffer, read the same way.
+  const bare = await startBareServer(first.body);
+  const b = agent(1);
+  const floor = await sequential(20, () => request(bare.url, { agent: b }));
+  b.destroy();
+  await bare.stop();
+  results.list = { objects: n, responseBytes: first.body.length, loadCreatesPerSec: n / loadSeconds, cacheConsistent: consistent, cacheAny: any, apiFromEtcdExact: exact, etcdRange: raw, bareNodeHttp: floor };
   row('list', `LIST ${n} × 1 KiB, consistent (RV unset), from cache`, consistent.p50, raw.p50, 'ms p50', `vs etcd range of the same keys; p99 ${fmt(consistent.p99)} ms; ${(first.body.length / 1e6).toFixed(1)} MB`, consistent.cpuUsPerRequest);
   row('list', `LIST ${n} × 1 KiB, RV=0, from cache`, any.p50, raw.p50, 'ms p50', `p99 ${fmt(any.p99)} ms`, any.cpuUsPerRequest);
   row('list', `LIST ${n} × 1 KiB, Exact RV (server reads etcd)`, exact.p50, raw.p50, 'ms p50', `decode + encode in the server`, exact.cpuUsPerRequest);
+  row('list', `the same ${(first.body.length / 1e6).toFixed(1)} MB from bare node:http (floor)`, floor.p50, raw.p50, 'ms p50', `one buffer written as it is, read as the LISTs are; what delivering these bytes costs on this machine`);
   log(`list: cache ${fmt(consistent.p50)} ms, etcd ${fmt(raw.p50)} ms (loaded at ${fmt(n / loadSeconds, 0)}/s)`);
 }
 

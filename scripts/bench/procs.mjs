@@ -1,7 +1,7 @@
 // Processes the benchmark starts (etcd, server processes, a bare HTTP server),
 // all on 127.0.0.1, all stopped by stopAll().
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -156,8 +156,11 @@ function reportsOf(stream) {
 /** A bare node:http server answering every request with the same bytes. */
 export async function startBareServer(body) {
   const port = await freePort();
-  const code = `const b=Buffer.from(process.argv[1],'base64');require('node:http').createServer((q,s)=>{s.writeHead(200,{'Content-Type':'application/json','Content-Length':b.length});s.end(b)}).listen(${port},'127.0.0.1')`;
-  const child = spawn(process.execPath, ['-e', code, body.toString('base64')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // The body goes through a file: an argument is limited to 128 KiB.
+  const file = join(scratchDir('bench-bare-'), 'body');
+  writeFileSync(file, body);
+  const code = `const b=require('node:fs').readFileSync(process.argv[1]);require('node:http').createServer((q,s)=>{s.writeHead(200,{'Content-Type':'application/json','Content-Length':b.length});s.end(b)}).listen(${port},'127.0.0.1')`;
+  const child = spawn(process.execPath, ['-e', code, file], { stdio: ['ignore', 'pipe', 'pipe'] });
   const proc = track(child);
   const url = `http://127.0.0.1:${port}`;
   await waitHttp(url, proc, 'bare server');
