@@ -25,8 +25,8 @@ http.createServer((req, res) => {
     const key = Buffer.from(`/thin-proxy/${process.pid}/${next++}`);
     const txn = { compare: [{ key, target: 'Create', result: 'Equal', create_revision: 0 }], success: [{ request_put: { key, value } }], failure: [{ request_range: { key } }] };
     kv.txn(txn).then(
-      () => {
-        res.writeHead(201, { 'Content-Type': 'application/json' });
+      (r) => {
+        res.writeHead(r.succeeded ? 201 : 409, { 'Content-Type': 'application/json' });
         res.end(value);
       },
       (err) => {

@@ -16,11 +16,13 @@ interface Level {
   pending: string;
 }
 
-/** The dotted path of `key` in `level`, built only for a duplicate. */
+/** The dotted path of `key` in `level`, built only for a duplicate; empty keys at its start add no dot. */
 function pathOf(level: Level | undefined, key: string): string {
   const parts = [key];
   for (let l = level; l?.parent; l = l.parent) if (l.parent.keys !== null) parts.push(l.key);
-  return parts.reverse().join('.');
+  let path = '';
+  for (let i = parts.length - 1; i >= 0; i--) path = path ? `${path}.${parts[i]}` : parts[i];
+  return path;
 }
 
 function scanDuplicateKeys(text: string): Array<{ path: string }> {

@@ -1,7 +1,7 @@
 /** The Express application: body limits, resources, discovery, health, version, and Status for everything else. */
 import express, { Request, Response, NextFunction, RequestHandler } from 'express';
 import { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import { Socket } from 'node:net';
 import type { ResourceDefinition } from '../../machinery/resource-definition';
 import type { Registry } from '../../registry/registry';
 import { discoveryRouter, type DiscoveryOnly } from './discovery';
@@ -87,6 +87,9 @@ export function withAppPrototypes(app: express.Express): { IncomingMessage: type
     (ServerResponse as unknown as (this: ServerResponse, req: IncomingMessage, options?: object) => void).call(this, req, options);
   }
   AppResponse.prototype = response;
+  // Built once here, so a node whose constructors no longer allow this fails at start, not on the first request.
+  const probe = new (AppRequest as unknown as typeof IncomingMessage)(new Socket());
+  new (AppResponse as unknown as typeof ServerResponse)(probe);
   return { IncomingMessage: AppRequest as unknown as typeof IncomingMessage, ServerResponse: AppResponse as unknown as typeof ServerResponse };
 }
 
