@@ -126,8 +126,6 @@ export class GrpcClient {
       const reader = new FrameReader();
       let message: Buffer | undefined;
       let malformed: string | undefined;
-      let status: string | undefined;
-      let details = '';
       let settled = false;
       const finish = (err: Error | undefined, value?: Buffer) => {
         if (settled) return;
@@ -141,23 +139,13 @@ export class GrpcClient {
         stream.close(http2.constants.NGHTTP2_CANCEL);
         this.probe(session);
       }, timeoutMs);
-      const readStatus = (h: http2.IncomingHttpHeaders) => {
-        const s = h['grpc-status'];
-        if (s === undefined) return;
-        status = String(s);
-        details = decodeMessage(h['grpc-message']);
-      };
-      stream.on('response', (h) => {
-        const httpStatus = h[':status'];
-        if (httpStatus !== 200) details = `HTTP status ${httpStatus}`;
-        readStatus(h); // a trailers-only answer (every error) carries the status in its headers
-      });
-      stream.on('trailers', readStatus);
+      const answer = statusOf(stream);
       stream.on('data', (chunk: Buffer) => {
         malformed ??= reader.push(chunk, (m) => (message = m));
       });
       stream.on('error', () => undefined); // the outcome is decided on 'close'
       stream.on('close', () => {
+        const { status, details } = answer;
         if (status === '0') {
           if (malformed || !message) finish(new GrpcStatusError(13, `malformed response: ${malformed ?? 'no message'}`));
           else finish(undefined, message);
@@ -182,15 +170,8 @@ export class GrpcClient {
       session.http.destroy();
       throw new GrpcConnectionError(`could not start a stream to ${session.url}: ${(err as Error).message}`, false);
     }
-    let status: string | undefined;
-    let details = '';
+    const answer = statusOf(stream);
     let over = false;
-    const readStatus = (h: http2.IncomingHttpHeaders) => {
-      const s = h['grpc-status'];
-      if (s === undefined) return;
-      status = String(s);
-      details = decodeMessage(h['grpc-message']);
-    };
     const end = (reason: GrpcStatusError | GrpcConnectionError) => {
       if (over) return;
       over = true;
@@ -198,11 +179,6 @@ export class GrpcClient {
       handlers.onEnd(reason);
     };
     const reader = new FrameReader();
-    stream.on('response', (h) => {
-      if (h[':status'] !== 200) details = `HTTP status ${h[':status']}`;
-      readStatus(h);
-    });
-    stream.on('trailers', readStatus);
     stream.on('data', (chunk: Buffer) => {
       if (over) return;
       const bad = reader.push(chunk, (message) => !over && handlers.onMessage(message));
@@ -210,8 +186,8 @@ export class GrpcClient {
     });
     stream.on('error', () => undefined); // reported on 'close'
     stream.on('close', () => {
-      if (status !== undefined) end(new GrpcStatusError(Number(status), details || 'the stream ended'));
-      else end(new GrpcConnectionError(details || `the connection to ${session.url} closed`, session.connected));
+      if (answer.status !== undefined) end(new GrpcStatusError(Number(answer.status), answer.details || 'the stream ended'));
+      else end(new GrpcConnectionError(answer.details || `the connection to ${session.url} closed`, session.connected));
     });
     return {
       write: (message) => {
@@ -306,6 +282,26 @@ export class GrpcClient {
     }
     return headers;
   }
+}
+
+/**
+ * The grpc-status and grpc-message of a call or stream, read from its trailers or, in a trailers-only answer (every
+ * error), its headers; an HTTP status other than 200 is the details until a grpc-status says more.
+ */
+function statusOf(stream: http2.ClientHttp2Stream): { status?: string; details: string } {
+  const answer: { status?: string; details: string } = { details: '' };
+  const read = (h: http2.IncomingHttpHeaders) => {
+    const s = h['grpc-status'];
+    if (s === undefined) return;
+    answer.status = String(s);
+    answer.details = decodeMessage(h['grpc-message']);
+  };
+  stream.on('response', (h) => {
+    if (h[':status'] !== 200) answer.details = `HTTP status ${h[':status']}`;
+    read(h);
+  });
+  stream.on('trailers', read);
+  return answer;
 }
 
 /** A message in gRPC's length-prefixed framing (uncompressed). */
