@@ -1,18 +1,20 @@
 /**
- * gRPC calls straight over node:http2, for what etcd does on every request:
+ * gRPC calls straight over HTTP/2, for what etcd does on every request:
  * unary Range and Txn, and the Watch streams that carry every change back.
  * Through the etcd3 client and @grpc/grpc-js a transaction cost this process
  * about 280 µs of CPU (channel, load balancer, filters, metadata, call
- * credentials) and each watch response about 200; a bare HTTP/2 stream with
- * the same protobuf messages costs a fraction. Leases and compaction stay on
- * the library.
+ * credentials) and each watch response about 200; through node:http2 still
+ * about 60 (see http2/session.ts); on this transport's own HTTP/2 connection
+ * with the same protobuf messages, a fraction of that. Leases and compaction
+ * stay on the library.
  *
  * One HTTP/2 session at a time, to one endpoint: when it fails (or stops
  * answering pings after a call timed out) the next call connects to the next
  * endpoint, and a call whose request never left (the connection failed
- * before it was up) is tried there at once.
+ * before it was up, or etcd refused the stream) is tried there at once.
  */
-import * as http2 from 'node:http2';
+import { encodeHeaderBlock } from './http2/hpack';
+import { H2Code, H2Session, type H2Stream, type StreamFailure } from './http2/session';
 
 /** A call that etcd answered with a non-zero grpc-status; message as grpc-js writes it ("14 UNAVAILABLE: ..."). */
 export class GrpcStatusError extends Error {
@@ -52,9 +54,7 @@ const PING_TIMEOUT_MS = 2000;
 const IDLE_PROBE_MS = 30_000;
 
 interface Session {
-  http: http2.ClientHttp2Session;
-  url: string;
-  connected: boolean;
+  h2: H2Session;
   /** Streams opened on it: a client has 2^30 stream ids per connection (odd numbers below 2^31). */
   streams: number;
   /** A ping is out to see whether it still answers. */
@@ -80,7 +80,7 @@ export interface GrpcStream {
 export class GrpcClient {
   private session: Session | undefined;
   private endpoint = 0;
-  private readonly headers = new Map<string, http2.OutgoingHttpHeaders>();
+  private readonly headers = new Map<string, Buffer>();
   private closed = false;
 
   constructor(
@@ -107,7 +107,7 @@ export class GrpcClient {
 
   close(): void {
     this.closed = true;
-    this.session?.http.destroy();
+    this.session?.h2.destroy('the etcd client is closed');
     this.session = undefined;
   }
 
@@ -115,15 +115,8 @@ export class GrpcClient {
     if (this.closed) return Promise.reject(new GrpcConnectionError('the etcd client is closed', false));
     const session = this.current();
     return new Promise<Buffer>((resolve, reject) => {
-      let stream: http2.ClientHttp2Stream;
-      try {
-        stream = session.http.request(this.headersFor(method, timeoutMs));
-      } catch (err) {
-        session.http.destroy(); // a session that cannot open streams is of no more use
-        reject(new GrpcConnectionError(`could not start a call to ${session.url}: ${(err as Error).message}`, false));
-        return;
-      }
       const reader = new FrameReader();
+      const answer = new Answer();
       let message: Buffer | undefined;
       let malformed: string | undefined;
       let settled = false;
@@ -134,28 +127,36 @@ export class GrpcClient {
         if (err) reject(err);
         else resolve(value!);
       };
+      let stream: H2Stream;
+      try {
+        stream = session.h2.request(this.headersFor(session.h2.url, method, timeoutMs), {
+          onHeaders: (fields) => answer.read(fields),
+          onData: (chunk) => {
+            malformed ??= reader.push(chunk, (m) => (message = m));
+          },
+          onClose: (failure) => {
+            const { status, details } = answer;
+            if (status === '0') {
+              if (malformed || !message) finish(new GrpcStatusError(13, `malformed response: ${malformed ?? 'no message'}`));
+              else finish(undefined, message);
+            } else if (status !== undefined) {
+              finish(new GrpcStatusError(Number(status), details));
+            } else {
+              finish(connectionError(failure, details, `the connection to ${session.h2.url} closed before etcd answered`));
+            }
+          },
+        });
+      } catch (err) {
+        session.h2.destroy(); // a session that cannot open streams is of no more use
+        reject(new GrpcConnectionError(`could not start a call to ${session.h2.url}: ${(err as Error).message}`, false));
+        return;
+      }
       const timer = setTimeout(() => {
         finish(new GrpcTimeoutError(timeoutMs));
-        stream.close(http2.constants.NGHTTP2_CANCEL);
+        stream.cancel();
         this.probe(session);
       }, timeoutMs);
-      const answer = statusOf(stream);
-      stream.on('data', (chunk: Buffer) => {
-        malformed ??= reader.push(chunk, (m) => (message = m));
-      });
-      stream.on('error', () => undefined); // the outcome is decided on 'close'
-      stream.on('close', () => {
-        const { status, details } = answer;
-        if (status === '0') {
-          if (malformed || !message) finish(new GrpcStatusError(13, `malformed response: ${malformed ?? 'no message'}`));
-          else finish(undefined, message);
-        } else if (status !== undefined) {
-          finish(new GrpcStatusError(Number(status), details));
-        } else {
-          finish(new GrpcConnectionError(details || `the connection to ${session.url} closed before etcd answered`, session.connected));
-        }
-      });
-      stream.end(frame(request));
+      stream.write(frame(request), true);
     });
   }
 
@@ -163,39 +164,40 @@ export class GrpcClient {
   openStream(method: string, handlers: GrpcStreamHandlers): GrpcStream {
     if (this.closed) throw new GrpcConnectionError('the etcd client is closed', false);
     const session = this.current();
-    let stream: http2.ClientHttp2Stream;
-    try {
-      stream = session.http.request(this.streamHeadersFor(method), { endStream: false });
-    } catch (err) {
-      session.http.destroy();
-      throw new GrpcConnectionError(`could not start a stream to ${session.url}: ${(err as Error).message}`, false);
-    }
-    const answer = statusOf(stream);
+    const answer = new Answer();
+    const reader = new FrameReader();
     let over = false;
     const end = (reason: GrpcStatusError | GrpcConnectionError) => {
       if (over) return;
       over = true;
-      if (!stream.closed) stream.close(http2.constants.NGHTTP2_CANCEL);
+      stream.cancel();
       handlers.onEnd(reason);
     };
-    const reader = new FrameReader();
-    stream.on('data', (chunk: Buffer) => {
-      if (over) return;
-      const bad = reader.push(chunk, (message) => !over && handlers.onMessage(message));
-      if (bad) end(new GrpcStatusError(13, bad));
-    });
-    stream.on('error', () => undefined); // reported on 'close'
-    stream.on('close', () => {
-      if (answer.status !== undefined) end(new GrpcStatusError(Number(answer.status), answer.details || 'the stream ended'));
-      else end(new GrpcConnectionError(answer.details || `the connection to ${session.url} closed`, session.connected));
-    });
+    let stream: H2Stream;
+    try {
+      stream = session.h2.request(this.headersFor(session.h2.url, method, undefined), {
+        onHeaders: (fields) => answer.read(fields),
+        onData: (chunk) => {
+          if (over) return;
+          const bad = reader.push(chunk, (message) => !over && handlers.onMessage(message));
+          if (bad) end(new GrpcStatusError(13, bad));
+        },
+        onClose: (failure) => {
+          if (answer.status !== undefined) end(new GrpcStatusError(Number(answer.status), answer.details || 'the stream ended'));
+          else end(connectionError(failure, answer.details, `the connection to ${session.h2.url} closed`));
+        },
+      });
+    } catch (err) {
+      session.h2.destroy();
+      throw new GrpcConnectionError(`could not start a stream to ${session.h2.url}: ${(err as Error).message}`, false);
+    }
     return {
       write: (message) => {
-        if (!over && !stream.closed) stream.write(frame(message));
+        if (!over) stream.write(frame(message), false);
       },
       cancel: () => {
         over = true;
-        if (!stream.closed) stream.close(http2.constants.NGHTTP2_CANCEL);
+        stream.cancel();
       },
     };
   }
@@ -203,105 +205,95 @@ export class GrpcClient {
   /** The open session, or a new one to the current endpoint. */
   private current(): Session {
     const existing = this.session;
-    if (existing && !existing.http.closed && !existing.http.destroyed) {
+    if (existing && existing.h2.open) {
       if (++existing.streams <= this.streamsPerSession) return existing;
-      // Its calls in flight finish; new ones go to a new session. (Closed while connecting, it would drop its queued calls.)
-      if (existing.connected) existing.http.close();
-      else existing.http.once('connect', () => existing.http.close());
+      existing.h2.close(); // its calls in flight finish; new ones go to a new session
     }
     const url = this.endpoints[this.endpoint];
-    const http = http2.connect(url, { settings: { initialWindowSize: WINDOW_BYTES } });
-    const session: Session = { http, url, connected: false, streams: 1, probing: false };
-    http.once('connect', () => {
-      session.connected = true;
-      // The connection's own window (the settings above are each stream's); a retired session may be gone already.
-      if (!http.destroyed) http.setLocalWindowSize(WINDOW_BYTES);
-    });
     // A failed or closed connection is replaced on the next call, by one to the next endpoint (members are alike).
-    const drop = () => {
-      if (this.session !== session) return;
-      this.session = undefined;
-      this.endpoint = (this.endpoint + 1) % this.endpoints.length;
-    };
-    http.on('error', drop);
-    http.on('close', drop);
-    http.on('goaway', drop);
+    const h2: H2Session = new H2Session(url, {
+      windowBytes: WINDOW_BYTES,
+      onGone: () => {
+        if (this.session?.h2 !== h2) return;
+        this.session = undefined;
+        this.endpoint = (this.endpoint + 1) % this.endpoints.length;
+      },
+    });
+    const session: Session = { h2, streams: 1, probing: false };
     // Idle this long, it must answer a ping (as grpc-js's keepalive did): a peer gone without a reset is noticed
     // before the next call waits out its whole deadline on it.
-    http.setTimeout(this.idleProbeMs, () => this.probe(session));
-    http.unref(); // the server's own handles keep the process up; an idle etcd connection should not
+    h2.setIdleTimeout(this.idleProbeMs, () => this.probe(session));
+    h2.unref(); // the server's own handles keep the process up; an idle etcd connection should not
     this.session = session;
     return session;
   }
 
   /** A call timed out: keep the session only if it still answers a ping (a dead peer without a reset would hang every call). */
   private probe(session: Session): void {
-    if (session.http.destroyed || session.probing) return;
-    if (!session.connected) {
-      session.http.destroy(); // never came up within a whole call's time: the next call tries anew
+    const h2 = session.h2;
+    if (h2.destroyed || session.probing) return;
+    if (!h2.connected) {
+      h2.destroy(`no connection to ${h2.url} within a call's deadline`); // the next call tries anew
       return;
     }
-    // One ping at a time: many calls time out together when etcd stalls, and HTTP/2 bounds the pings outstanding.
+    // One ping at a time: many calls time out together when etcd stalls.
     session.probing = true;
-    const timer = setTimeout(() => session.http.destroy(), PING_TIMEOUT_MS);
-    let sent = false;
-    try {
-      sent = session.http.ping((err) => {
-        clearTimeout(timer);
-        session.probing = false;
-        if (err) session.http.destroy();
-      });
-    } catch {
-      sent = false;
-    }
+    const timer = setTimeout(() => h2.destroy(`${h2.url} did not answer a ping within ${PING_TIMEOUT_MS} ms`, H2Code.CANCEL), PING_TIMEOUT_MS);
+    const sent = h2.ping((err) => {
+      clearTimeout(timer);
+      session.probing = false;
+      if (err) h2.destroy(err.message);
+    });
     if (!sent) {
       clearTimeout(timer);
-      session.http.destroy();
+      h2.destroy();
     }
   }
 
-  private streamHeadersFor(method: string): http2.OutgoingHttpHeaders {
-    return { ':method': 'POST', ':path': method, 'content-type': 'application/grpc', te: 'trailers' };
-  }
-
-  private headersFor(method: string, timeoutMs: number): http2.OutgoingHttpHeaders {
-    // grpc-timeout is whole milliseconds; the same few values recur, so the header sets are kept.
-    const ms = Math.min(99_999_999, Math.ceil(timeoutMs)); // the header allows eight digits
-    const key = `${method} ${ms}`;
-    let headers = this.headers.get(key);
-    if (!headers) {
-      headers = {
-        ':method': 'POST',
-        ':path': method,
-        'content-type': 'application/grpc',
-        te: 'trailers',
-        'grpc-timeout': `${ms}m`,
-      };
+  /** The request's header block; grpc-timeout is whole milliseconds and the same few values recur, so blocks are kept. */
+  private headersFor(url: string, method: string, timeoutMs: number | undefined): Buffer {
+    const ms = timeoutMs === undefined ? undefined : Math.min(99_999_999, Math.ceil(timeoutMs)); // the header allows eight digits
+    const key = `${url} ${method} ${ms}`;
+    let block = this.headers.get(key);
+    if (!block) {
+      const fields: [string, string][] = [
+        [':method', 'POST'],
+        [':scheme', 'http'],
+        [':path', method],
+        [':authority', new URL(url).host],
+        ['content-type', 'application/grpc'],
+        ['te', 'trailers'],
+      ];
+      if (ms !== undefined) fields.push(['grpc-timeout', `${ms}m`]);
+      block = encodeHeaderBlock(fields);
       if (this.headers.size > 1000) this.headers.clear();
-      this.headers.set(key, headers);
+      this.headers.set(key, block);
     }
-    return headers;
+    return block;
   }
+}
+
+/** A stream that ended without a grpc-status: the connection's fault, and whether etcd may have acted on it. */
+function connectionError(failure: StreamFailure | undefined, details: string, fallback: string): GrpcConnectionError {
+  return new GrpcConnectionError(details || failure?.message || fallback, !(failure?.unprocessed ?? false));
 }
 
 /**
  * The grpc-status and grpc-message of a call or stream, read from its trailers or, in a trailers-only answer (every
  * error), its headers; an HTTP status other than 200 is the details until a grpc-status says more.
  */
-function statusOf(stream: http2.ClientHttp2Stream): { status?: string; details: string } {
-  const answer: { status?: string; details: string } = { details: '' };
-  const read = (h: http2.IncomingHttpHeaders) => {
-    const s = h['grpc-status'];
-    if (s === undefined) return;
-    answer.status = String(s);
-    answer.details = decodeMessage(h['grpc-message']);
-  };
-  stream.on('response', (h) => {
-    if (h[':status'] !== 200) answer.details = `HTTP status ${h[':status']}`;
-    read(h);
-  });
-  stream.on('trailers', read);
-  return answer;
+class Answer {
+  status: string | undefined;
+  details = '';
+
+  read(fields: Map<string, string>): void {
+    const http = fields.get(':status');
+    if (http !== undefined && http !== '200') this.details = `HTTP status ${http}`;
+    const status = fields.get('grpc-status');
+    if (status === undefined) return;
+    this.status = status;
+    this.details = decodeMessage(fields.get('grpc-message'));
+  }
 }
 
 /** A message in gRPC's length-prefixed framing (uncompressed). */
@@ -371,9 +363,8 @@ export class FrameReader {
 }
 
 /** grpc-message is percent-encoded. */
-function decodeMessage(raw: string | string[] | undefined): string {
-  if (raw === undefined) return '';
-  const text = Array.isArray(raw) ? raw.join(',') : raw;
+function decodeMessage(text: string | undefined): string {
+  if (text === undefined) return '';
   try {
     return decodeURIComponent(text);
   } catch {
