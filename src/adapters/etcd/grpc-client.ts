@@ -207,6 +207,7 @@ export class GrpcClient {
     const existing = this.session;
     if (existing && existing.h2.open) {
       if (++existing.streams <= this.streamsPerSession) return existing;
+      this.session = undefined; // retired, not failed: the next one goes to the same endpoint
       existing.h2.close(); // its calls in flight finish; new ones go to a new session
     }
     const url = this.endpoints[this.endpoint];

@@ -64,7 +64,8 @@ export class H2Stream {
   /** DATA not yet sent for want of window, and whether END_STREAM follows it. */
   pending: Buffer[] = [];
   endPending = false;
-  sendWindow: number;
+  sendWindow = 0;
+  id = 0;
   /** Received octets not yet given back by WINDOW_UPDATE. */
   unacked = 0;
   localEnded = false;
@@ -74,13 +75,9 @@ export class H2Stream {
 
   constructor(
     readonly session: H2Session,
-    public id: number,
     readonly headerBlock: Buffer,
     readonly handlers: StreamHandlers,
-    sendWindow: number,
-  ) {
-    this.sendWindow = sendWindow;
-  }
+  ) {}
 
   /** Sends `data` (after whatever waits for window), then END_STREAM if `end`. */
   write(data: Buffer, end: boolean): void {
@@ -163,7 +160,7 @@ export class H2Session {
   request(headerBlock: Buffer, handlers: StreamHandlers): H2Stream {
     if (!this.open) throw new Error(`the session to ${this.url} takes no new streams`);
     if (headerBlock.length > this.peerFrameSize) throw new Error('header block larger than one frame');
-    const stream = new H2Stream(this, 0, headerBlock, handlers, this.peerInitialWindow);
+    const stream = new H2Stream(this, headerBlock, handlers);
     if (this.streams.size >= this.peerMaxStreams) this.queued.push(stream);
     else this.start(stream);
     return stream;
@@ -200,15 +197,18 @@ export class H2Session {
   destroy(reason = `the session to ${this.url} was destroyed`, code: number = H2Code.NO_ERROR): void {
     if (this.destroyed) return;
     this.destroyed = true;
-    if (this.connected && !this.socket.destroyed && code !== H2Code.NO_ERROR) {
+    if (this.connected && !this.socket.destroyed) {
+      // Tell the peer why, as far as the socket still takes it; a peer that stopped reading does not hold this up.
       const goaway = Buffer.alloc(8);
-      goaway.writeUInt32BE(this.nextId > 1 ? this.nextId - 2 : 0, 0);
       goaway.writeUInt32BE(code, 4);
       this.sendFrame(Frame.Goaway, 0, 0, goaway);
+      this.uncork();
+      this.socket.end();
+      setTimeout(() => this.socket.destroy(), 1000).unref();
+    } else {
+      this.uncork();
+      this.socket.destroy();
     }
-    this.uncork();
-    this.socket.destroySoon();
-    this.socket.destroy();
     this.goneNow();
     const failed = [...this.streams.values(), ...this.queued];
     this.streams.clear();
@@ -268,6 +268,7 @@ export class H2Session {
   }
 
   private start(stream: H2Stream): void {
+    stream.sendWindow = this.peerInitialWindow; // it may have changed while the stream was queued
     stream.id = this.nextId;
     this.nextId += 2;
     this.streams.set(stream.id, stream);
