@@ -560,13 +560,16 @@ export class H2Session {
     if (length) this.send(payload!);
   }
 
-  /** Frames written in one turn of the event loop leave in one writev. */
+  /**
+   * Frames written in one turn of the event loop leave together, after its I/O callbacks (as node:http2 does): the
+   * calls of every request read in that turn share one writev, where the next tick would send each request's alone.
+   */
   private send(bytes: Buffer): void {
     if (this.socket.destroyed) return;
     if (!this.corked) {
       this.corked = true;
       this.socket.cork();
-      process.nextTick(() => this.uncork());
+      setImmediate(() => this.uncork());
     }
     this.socket.write(bytes);
   }
