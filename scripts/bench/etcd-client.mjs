@@ -22,7 +22,7 @@ const grpc = new GrpcClient([etcd.endpoint]);
 const own = new EtcdKv(grpc, 10_000);
 const clients = {
   etcd3: (key) => library.kv.txn(txn(key), { deadline: Date.now() + 10_000 }),
-  'node:http2 (the server)': (key) => own.txn(txn(key)),
+  'the server (own HTTP/2)': (key) => own.txn(txn(key)),
 };
 try {
   for (const round of [1, 2]) {
