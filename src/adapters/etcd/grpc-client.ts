@@ -14,6 +14,7 @@
  * before it was up, or etcd refused the stream) is tried there at once.
  */
 import { encodeHeaderBlock } from './http2/hpack';
+import { LengthPrefixedReader } from './http2/length-prefixed';
 import { H2Code, H2Session, type H2Stream, type StreamFailure } from './http2/session';
 
 /** A call that etcd answered with a non-zero grpc-status; message as grpc-js writes it ("14 UNAVAILABLE: ..."). */
@@ -306,60 +307,13 @@ function frame(message: Uint8Array): Buffer {
   return out;
 }
 
-/**
- * Splits a stream's data into gRPC messages, which arrive cut and joined at any byte. A message inside one chunk is
- * handed on as a view of it; one spread over several is copied, as its chunks arrive, into a buffer of its own size
- * (its header says how big), so no chunk outlives its read. A large answer (the watch cache's initial list) would
- * otherwise keep every socket read buffer it came in until the end, long enough for V8 to move them to the old
- * generation, where they wait for a full GC and leave malloc's heap full of holes.
- */
+/** Splits a stream's data into gRPC messages (a compression flag and a 4-byte length before each). */
 export class FrameReader {
-  /** Header bytes of a frame cut inside its header. */
-  private readonly head = Buffer.alloc(5);
-  private headBytes = 0;
-  /** The message being filled, and how much of it is there. */
-  private pending: Buffer | undefined;
-  private filled = 0;
+  private readonly records = new LengthPrefixedReader(5, (bytes, at) => (bytes[at] !== 0 ? 'compressed or malformed frame' : bytes.readUInt32BE(at + 1)));
 
   /** Calls emit for each whole message; returns a complaint for a frame it cannot read. */
   push(chunk: Buffer, emit: (message: Buffer) => void): string | undefined {
-    let at = 0;
-    while (at < chunk.length) {
-      if (!this.pending) {
-        let length: number;
-        if (this.headBytes === 0 && chunk.length - at >= 5) {
-          if (chunk[at] !== 0) return 'compressed or malformed frame';
-          length = chunk.readUInt32BE(at + 1);
-          if (chunk.length - at - 5 >= length) {
-            emit(chunk.subarray(at + 5, at + 5 + length));
-            at += 5 + length;
-            continue;
-          }
-          at += 5;
-        } else {
-          const n = Math.min(5 - this.headBytes, chunk.length - at);
-          chunk.copy(this.head, this.headBytes, at, at + n);
-          this.headBytes += n;
-          at += n;
-          if (this.headBytes < 5) return undefined;
-          this.headBytes = 0;
-          if (this.head[0] !== 0) return 'compressed or malformed frame';
-          length = this.head.readUInt32BE(1);
-        }
-        this.pending = Buffer.allocUnsafeSlow(length);
-        this.filled = 0;
-      }
-      const n = Math.min(this.pending.length - this.filled, chunk.length - at);
-      chunk.copy(this.pending, this.filled, at, at + n);
-      this.filled += n;
-      at += n;
-      if (this.filled === this.pending.length) {
-        const message = this.pending;
-        this.pending = undefined;
-        emit(message);
-      }
-    }
-    return undefined;
+    return this.records.push(chunk, (_header, _at, message) => emit(message));
   }
 }
 

@@ -8,6 +8,7 @@
  */
 import * as net from 'node:net';
 import { HpackDecoder, HpackError } from './hpack';
+import { LengthPrefixedReader } from './length-prefixed';
 
 const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
 
@@ -114,11 +115,11 @@ export class H2Session {
   private goawayLast = Infinity;
   private readonly pings = new Map<bigint, (err?: Error) => void>();
   private pingSeq = 0n;
-  /** Frame being read: its header, then its payload as it fills. */
-  private readonly head = Buffer.alloc(9);
-  private headBytes = 0;
-  private payload: Buffer | undefined;
-  private payloadFilled = 0;
+  /** Frames as they arrive: a 9-byte header whose first 3 bytes are the payload's length. */
+  private readonly frames = new LengthPrefixedReader(9, (bytes, at) => {
+    const length = bytes.readUIntBE(at, 3);
+    return length > DEFAULT_FRAME_SIZE ? `etcd sent a frame of ${length} bytes, above the ${DEFAULT_FRAME_SIZE} allowed` : length;
+  });
   /** A header block still waiting for CONTINUATION frames. */
   private block: { id: number; end: boolean; parts: Buffer[]; bytes: number } | undefined;
   private corked = false;
@@ -310,43 +311,12 @@ export class H2Session {
   // ---- reading ----
 
   private read(chunk: Buffer): void {
-    let at = 0;
-    while (at < chunk.length && !this.destroyed) {
-      if (!this.payload) {
-        // A whole frame header and payload inside this chunk is read in place.
-        if (this.headBytes === 0 && chunk.length - at >= 9) {
-          const length = chunk.readUIntBE(at, 3);
-          if (chunk.length - at - 9 >= length) {
-            this.frame(chunk[at + 3], chunk[at + 4], chunk.readUInt32BE(at + 5) & 0x7fffffff, chunk.subarray(at + 9, at + 9 + length));
-            at += 9 + length;
-            continue;
-          }
-        }
-        const n = Math.min(9 - this.headBytes, chunk.length - at);
-        chunk.copy(this.head, this.headBytes, at, at + n);
-        this.headBytes += n;
-        at += n;
-        if (this.headBytes < 9) return;
-        const length = this.head.readUIntBE(0, 3);
-        if (length > DEFAULT_FRAME_SIZE) return this.destroy(`etcd sent a frame of ${length} bytes, above the ${DEFAULT_FRAME_SIZE} allowed`, H2Code.FRAME_SIZE_ERROR);
-        this.payload = Buffer.allocUnsafe(length);
-        this.payloadFilled = 0;
-      }
-      const n = Math.min(this.payload.length - this.payloadFilled, chunk.length - at);
-      chunk.copy(this.payload, this.payloadFilled, at, at + n);
-      this.payloadFilled += n;
-      at += n;
-      if (this.payloadFilled === this.payload.length) {
-        const payload = this.payload;
-        this.payload = undefined;
-        this.headBytes = 0;
-        this.frame(this.head[3], this.head[4], this.head.readUInt32BE(5) & 0x7fffffff, payload);
-      }
-    }
+    const bad = this.frames.push(chunk, (h, at, payload) => this.frame(h[at + 3], h[at + 4], h.readUInt32BE(at + 5) & 0x7fffffff, payload));
+    if (bad) this.destroy(bad, H2Code.FRAME_SIZE_ERROR);
   }
 
   private frame(type: number, flags: number, id: number, payload: Buffer): void {
-    if (payload.length > DEFAULT_FRAME_SIZE) return this.destroy(`etcd sent a frame of ${payload.length} bytes`, H2Code.FRAME_SIZE_ERROR);
+    if (this.destroyed) return;
     if (this.block && type !== Frame.Continuation) return this.destroy('etcd broke off a header block', H2Code.PROTOCOL_ERROR);
     switch (type) {
       case Frame.Data:
