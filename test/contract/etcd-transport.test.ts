@@ -212,14 +212,26 @@ describe('etcd transport', () => {
     }
   }, 30_000);
 
-  it('resumes a watch whose connection went silent on a new one, losing no event written meanwhile', async () => {
+  /** A watch on a fresh prefix through a silencing proxy, on a client that pings after 200 ms without a frame. */
+  async function watchThroughProxy() {
     const proxy = await silencingProxy();
-    const grpc = new GrpcClient([proxy.url], undefined, 200); // pinged after 200 ms without a frame
+    const grpc = new GrpcClient([proxy.url], undefined, 200);
     const writer = openEtcdStorage({ endpoints: testEtcdEndpoints() });
     const w = collect();
+    const p = freshPrefix();
+    const watch = new EtcdWatch(grpc, new KeySpace('/registry'), p, await writer.currentRevision(), w.callbacks, () => undefined);
+    const close = async () => {
+      watch.cancel();
+      grpc.close();
+      await writer.close();
+      await proxy.close();
+    };
+    return { proxy, writer, w, p, watch, close };
+  }
+
+  it('resumes a watch whose connection went silent on a new one, losing no event written meanwhile', async () => {
+    const { proxy, writer, w, p, watch, close } = await watchThroughProxy();
     try {
-      const p = freshPrefix();
-      const watch = new EtcdWatch(grpc, new KeySpace('/registry'), p, await writer.currentRevision(), w.callbacks, () => undefined);
       await writer.create(`${p}a`, buf('1'));
       await w.until(1, 5000);
       proxy.silence(true);
@@ -234,9 +246,27 @@ describe('etcd transport', () => {
       expect(w.events.map((e) => e.key)).toEqual([`${p}a`, `${p}b`, `${p}c`]);
       expect(proxy.connections()).toBeGreaterThanOrEqual(2);
     } finally {
-      grpc.close();
-      await writer.close();
-      await proxy.close();
+      await close();
+    }
+  }, 40_000);
+
+  it('keeps pinging a session with a watch open, idle period after idle period, and resumes the watch when a later ping goes unanswered', async () => {
+    const { proxy, writer, w, p, watch, close } = await watchThroughProxy(); // pings 5 s apart at least once answered
+    try {
+      await writer.create(`${p}a`, buf('1'));
+      await w.until(1, 5000);
+      await sleep(1000); // a first idle ping, answered
+      proxy.silence(true);
+      await writer.create(`${p}b`, buf('2'));
+      await sleep(5000 + 2000 + 1000); // the next one, after the quiet period, goes unanswered: the session is dropped
+      proxy.silence(false);
+      await w.until(2, 20_000);
+      watch.cancel();
+      expect(w.errors).toEqual([]);
+      expect(w.events.map((e) => e.key)).toEqual([`${p}a`, `${p}b`]);
+      expect(proxy.connections()).toBeGreaterThanOrEqual(2);
+    } finally {
+      await close();
     }
   }, 40_000);
 });

@@ -51,11 +51,21 @@ const statusNames: Record<number, string> = {
 const WINDOW_BYTES = 16 * 1024 * 1024;
 /** After a call times out, the session must answer a ping within this long or it is dropped. */
 const PING_TIMEOUT_MS = 2000;
-/** A session idle this long is pinged too. */
+/** A session idle this long is pinged too (or, with no streams open, closed). */
 const IDLE_PROBE_MS = 30_000;
+/**
+ * A session that answered a ping is not pinged again for this long: etcd's gRPC server (its --grpc-keepalive-min-time,
+ * 5 s) counts closer pings as strikes when it sent nothing between them, and closes the connection at the third.
+ */
+const PROBE_QUIET_MS = 5000;
+/** A session still connecting is given up by a timed-out call only once it is this old (a retry may start one with a hair of deadline left). */
+const CONNECT_GRACE_MS = 1000;
 
 interface Session {
   h2: H2Session;
+  /** performance.now() at its start, and until when an answered ping vouches for it. */
+  startedAt: number;
+  quietUntil: number;
   /** Streams opened on it: a client has 2^30 stream ids per connection (odd numbers below 2^31). */
   streams: number;
   /** A ping is out to see whether it still answers. */
@@ -80,6 +90,8 @@ export interface GrpcStream {
 
 export class GrpcClient {
   private session: Session | undefined;
+  /** Every session not yet ended: the current one, and retired or draining ones finishing their streams. */
+  private readonly live = new Set<H2Session>();
   private endpoint = 0;
   private readonly headers = new Map<string, Buffer>();
   private closed = false;
@@ -108,7 +120,7 @@ export class GrpcClient {
 
   close(): void {
     this.closed = true;
-    this.session?.h2.destroy('the etcd client is closed');
+    for (const h2 of [...this.live]) h2.destroy('the etcd client is closed');
     this.session = undefined;
   }
 
@@ -220,11 +232,18 @@ export class GrpcClient {
         this.session = undefined;
         this.endpoint = (this.endpoint + 1) % this.endpoints.length;
       },
+      onEnd: () => this.live.delete(h2),
     });
-    const session: Session = { h2, streams: 1, probing: false };
+    this.live.add(h2);
+    const session: Session = { h2, startedAt: performance.now(), quietUntil: 0, streams: 1, probing: false };
     // Idle this long, it must answer a ping (as grpc-js's keepalive did): a peer gone without a reset is noticed
-    // before the next call waits out its whole deadline on it.
-    h2.setIdleTimeout(this.idleProbeMs, () => this.probe(session));
+    // before the next call waits out its whole deadline on it. With nothing open there is nothing to watch over (and
+    // etcd counts pings without streams as strikes), so the session is closed and the next call connects anew.
+    h2.setIdleTimeout(this.idleProbeMs, () => {
+      if (h2.activeStreams > 0) return this.probe(session);
+      if (this.session === session) this.session = undefined; // closed, not failed: the next one goes to the same endpoint
+      h2.close();
+    });
     h2.unref(); // the server's own handles keep the process up; an idle etcd connection should not
     this.session = session;
     return session;
@@ -233,18 +252,21 @@ export class GrpcClient {
   /** A call timed out: keep the session only if it still answers a ping (a dead peer without a reset would hang every call). */
   private probe(session: Session): void {
     const h2 = session.h2;
-    if (h2.destroyed || session.probing) return;
+    const now = performance.now();
+    if (h2.destroyed || session.probing || now < session.quietUntil) return;
     if (!h2.connected) {
-      h2.destroy(`no connection to ${h2.url} within a call's deadline`); // the next call tries anew
+      if (now - session.startedAt >= CONNECT_GRACE_MS) h2.destroy(`no connection to ${h2.url} within a call's deadline`); // the next call tries anew
       return;
     }
     // One ping at a time: many calls time out together when etcd stalls.
     session.probing = true;
     const timer = setTimeout(() => h2.destroy(`${h2.url} did not answer a ping within ${PING_TIMEOUT_MS} ms`, H2Code.CANCEL), PING_TIMEOUT_MS);
+    timer.unref();
     const sent = h2.ping((err) => {
       clearTimeout(timer);
       session.probing = false;
       if (err) h2.destroy(err.message);
+      else session.quietUntil = performance.now() + PROBE_QUIET_MS;
     });
     if (!sent) {
       clearTimeout(timer);

@@ -6,6 +6,7 @@
 import * as http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { encodeHeaderBlock } from '../../../src/adapters/etcd/http2/hpack';
+import { issueLeaf, selfSignedCa } from '../../../src/adapters/pki';
 import { H2Session, type StreamFailure } from '../../../src/adapters/etcd/http2/session';
 
 interface Reply {
@@ -188,5 +189,48 @@ describe('HTTP/2 session against node:http2', () => {
     sessions.push(dead);
     const reply = await call(dead, '/x', Buffer.from('x'));
     expect(reply.failure).toMatchObject({ unprocessed: true });
+  });
+
+  it('calls its idle handler at every idle period, not once', async () => {
+    handler = (stream) => {
+      stream.respond({ ':status': 200 });
+      stream.end('x');
+      stream.resume();
+    };
+    const session = connect();
+    await call(session, '/warm', Buffer.from('x'));
+    let idle = 0;
+    session.setIdleTimeout(50, () => idle++);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(idle).toBeGreaterThanOrEqual(3);
+  });
+
+  it('speaks HTTP/2 over TLS to an https: endpoint (ALPN h2)', async () => {
+    const now = new Date();
+    const ca = await selfSignedCa('h2-test-ca', now);
+    const leaf = await issueLeaf(ca, { commonName: 'etcd', ipAddresses: ['127.0.0.1'], usage: 'server', days: 1 }, now);
+    const secure = http2.createSecureServer({ key: leaf.keyPem, cert: leaf.certPem });
+    secure.on('stream', (stream, headers) => {
+      stream.respond({ ':status': 200, 'x-scheme': String(headers[':scheme']) });
+      stream.end('over tls');
+      stream.resume();
+    });
+    secure.on('session', (s) => serverSessions.add(s.on('close', () => serverSessions.delete(s))));
+    await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (secure.address() as AddressInfo).port;
+      const session = new H2Session(`https://127.0.0.1:${port}`, { windowBytes: 65_535, onGone: () => undefined, tls: { ca: ca.certPem } });
+      sessions.push(session);
+      const reply = await call(session, '/tls', Buffer.from('x'));
+      expect(reply.failure).toBeUndefined();
+      expect(reply.body.toString()).toBe('over tls');
+      // A server this side does not trust fails the stream before anything was sent.
+      const untrusting = new H2Session(`https://127.0.0.1:${port}`, { windowBytes: 65_535, onGone: () => undefined });
+      sessions.push(untrusting);
+      expect((await call(untrusting, '/tls', Buffer.from('x'))).failure).toMatchObject({ unprocessed: true });
+    } finally {
+      for (const s of serverSessions) s.destroy();
+      await new Promise((resolve) => secure.close(resolve));
+    }
   });
 });

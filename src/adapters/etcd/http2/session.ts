@@ -7,6 +7,7 @@
  * server's CPU per create went to it. Here a stream is a small object and a call's frames are written in one go.
  */
 import * as net from 'node:net';
+import * as tls from 'node:tls';
 import { HpackDecoder, HpackError } from './hpack';
 import { LengthPrefixedReader } from './length-prefixed';
 
@@ -31,7 +32,7 @@ const PADDED = 0x8;
 const PRIORITY = 0x20;
 
 /** Error codes this side sends or reads. */
-export const H2Code = { NO_ERROR: 0, PROTOCOL_ERROR: 1, FLOW_CONTROL_ERROR: 3, FRAME_SIZE_ERROR: 6, REFUSED_STREAM: 7, CANCEL: 8, COMPRESSION_ERROR: 9 } as const;
+export const H2Code = { NO_ERROR: 0, PROTOCOL_ERROR: 1, INTERNAL_ERROR: 2, FLOW_CONTROL_ERROR: 3, FRAME_SIZE_ERROR: 6, REFUSED_STREAM: 7, CANCEL: 8, COMPRESSION_ERROR: 9 } as const;
 
 /** The largest frame payload either side may send until told otherwise, and all this side ever accepts. */
 const DEFAULT_FRAME_SIZE = 16_384;
@@ -57,8 +58,12 @@ export interface StreamHandlers {
 export interface SessionOptions {
   /** This side's receive window for the connection and for each stream. */
   windowBytes: number;
+  /** For an https: URL: options for tls.connect beyond the host and ALPN (a CA, say); the system's trust otherwise. */
+  tls?: tls.ConnectionOptions;
   /** Called once when the session takes no more streams (lost, failed, closed or told to go away). */
   onGone(): void;
+  /** Called once when the session is over: no streams left, the connection closed or closing. */
+  onEnd?(): void;
 }
 
 export class H2Stream {
@@ -127,16 +132,30 @@ export class H2Session {
   private draining = false;
   connected = false;
   destroyed = false;
+  /** performance.now() when the peer last sent anything: it is alive as of then. */
+  lastReadAt = 0;
 
   constructor(
     readonly url: string,
     private readonly options: SessionOptions,
   ) {
-    const { hostname, port } = new URL(url);
-    this.socket = net.connect({ host: hostname.replace(/^\[|\]$/g, ''), port: Number(port) || 80, noDelay: true });
-    this.socket.on('connect', () => {
-      this.connected = true;
-    });
+    const { protocol, hostname, port } = new URL(url);
+    const host = hostname.replace(/^\[|\]$/g, '');
+    if (protocol === 'https:') {
+      const servername = net.isIP(host) ? undefined : host;
+      this.socket = tls.connect({ ...options.tls, host, port: Number(port) || 443, servername, ALPNProtocols: ['h2'] });
+      this.socket.setNoDelay(true);
+      this.socket.on('secureConnect', () => {
+        this.connected = true;
+      });
+    } else if (protocol === 'http:') {
+      this.socket = net.connect({ host, port: Number(port) || 80, noDelay: true });
+      this.socket.on('connect', () => {
+        this.connected = true;
+      });
+    } else {
+      throw new Error(`${url}: only http: and https: endpoints are spoken to`);
+    }
     this.socket.on('data', (chunk: Buffer) => this.read(chunk));
     this.socket.on('error', (err) => this.destroy(`the connection to ${url} failed: ${err.message}`));
     this.socket.on('close', () => this.destroy(`the connection to ${url} closed`));
@@ -177,9 +196,22 @@ export class H2Session {
     return true;
   }
 
-  /** Calls `onIdle` whenever nothing was read or written for `ms`. */
+  /**
+   * Calls `onIdle` each time nothing was read or written for `ms`. (A socket's timeout fires once, and again only
+   * after more traffic; a handler that chose to send nothing would never hear from it again.)
+   */
   setIdleTimeout(ms: number, onIdle: () => void): void {
-    this.socket.setTimeout(ms, onIdle);
+    this.socket.setTimeout(ms);
+    this.socket.on('timeout', () => {
+      if (this.destroyed) return;
+      this.socket.setTimeout(ms);
+      onIdle();
+    });
+  }
+
+  /** Streams open or waiting to open. */
+  get activeStreams(): number {
+    return this.streams.size + this.queued.length;
   }
 
   unref(): void {
@@ -211,6 +243,7 @@ export class H2Session {
       this.socket.destroy();
     }
     this.goneNow();
+    this.options.onEnd?.();
     const failed = [...this.streams.values(), ...this.queued];
     this.streams.clear();
     this.queued.length = 0;
@@ -311,7 +344,15 @@ export class H2Session {
   // ---- reading ----
 
   private read(chunk: Buffer): void {
-    const bad = this.frames.push(chunk, (h, at, payload) => this.frame(h[at + 3], h[at + 4], h.readUInt32BE(at + 5) & 0x7fffffff, payload));
+    this.lastReadAt = performance.now();
+    let bad: string | undefined;
+    try {
+      bad = this.frames.push(chunk, (h, at, payload) => this.frame(h[at + 3], h[at + 4], h.readUInt32BE(at + 5) & 0x7fffffff, payload));
+    } catch (err) {
+      // A handler threw in the middle of a chunk: the rest of it (and the header table) is lost, so is the session.
+      this.destroy(`reading from ${this.url} failed: ${(err as Error).message}`, H2Code.INTERNAL_ERROR);
+      throw err;
+    }
     if (bad) this.destroy(bad, H2Code.FRAME_SIZE_ERROR);
   }
 
@@ -448,7 +489,7 @@ export class H2Session {
       // HEADER_TABLE_SIZE bounds the peer's decoder, which this side's literal-only blocks never fill.
     }
     this.sendFrame(Frame.Settings, ACK, 0, undefined);
-    this.flushAll();
+    for (const stream of this.streams.values()) if (stream.pending.length && stream.sendWindow > 0) this.flushStream(stream);
     while (this.queued.length && this.streams.size < this.peerMaxStreams) this.start(this.queued.shift()!);
   }
 
@@ -487,22 +528,17 @@ export class H2Session {
     if (id === 0) {
       this.connSendWindow += increment;
       if (this.connSendWindow > 0x7fffffff) return this.destroy('etcd overflowed the connection window', H2Code.FLOW_CONTROL_ERROR);
-      this.flushAll();
+      for (const blocked of [...this.blocked]) {
+        if (this.connSendWindow <= 0) return;
+        this.blocked.delete(blocked);
+        this.flushStream(blocked);
+      }
       return;
     }
     const stream = this.streams.get(id);
     if (!stream) return;
     stream.sendWindow += increment;
     this.flushStream(stream);
-  }
-
-  private flushAll(): void {
-    for (const stream of [...this.blocked]) {
-      if (this.connSendWindow <= 0) return;
-      this.blocked.delete(stream);
-      this.flushStream(stream);
-    }
-    for (const stream of this.streams.values()) if (stream.pending.length && stream.sendWindow > 0) this.flushStream(stream);
   }
 
   // ---- writing ----
