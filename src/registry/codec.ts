@@ -10,8 +10,12 @@ import type { ResourceDefinition } from '../machinery/resource-definition';
 type Stored = Pick<ResourceDefinition, 'storedAs'>;
 
 export function encodeForStorage(def: Stored, obj: KObject): Buffer {
-  const { resourceVersion: _rv, selfLink: _sl, ...meta } = obj.metadata;
-  const plain = { ...obj, metadata: meta };
+  let plain = obj;
+  // A create has dropped both already: then there is nothing to copy the object without.
+  if ('resourceVersion' in obj.metadata || 'selfLink' in obj.metadata) {
+    const { resourceVersion: _rv, selfLink: _sl, ...meta } = obj.metadata;
+    plain = { ...obj, metadata: meta };
+  }
   return Buffer.from(JSON.stringify(def.storedAs ? def.storedAs.toStorage(plain) : plain));
 }
 

@@ -8,8 +8,12 @@ import { isPlainObject } from '../object';
 
 const shortEscapes: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
+/** What Go's encoding/json escapes (EscapeHTML on); most names and values have none of it. */
+const escaped = /["\\\u0000-\u001f<>&\u2028\u2029]/;
+
 /** A string literal as Go's encoding/json writes it (EscapeHTML on). */
 export function goJsonString(s: string): string {
+  if (!escaped.test(s)) return `"${s}"`;
   let out = '"';
   for (const ch of s) {
     const short = shortEscapes[ch];
