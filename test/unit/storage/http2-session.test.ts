@@ -233,4 +233,22 @@ describe('HTTP/2 session against node:http2', () => {
       await new Promise((resolve) => secure.close(resolve));
     }
   });
+
+  it("answers the peer's pings, alone after a few milliseconds or at once with other frames", async () => {
+    let peer: http2.ServerHttp2Session | undefined;
+    handler = (stream) => {
+      peer = stream.session;
+      stream.respond({ ':status': 200 });
+      stream.end('x');
+      stream.resume();
+    };
+    const session = connect();
+    await call(session, '/first', Buffer.from('x'));
+    const pinged = (payload: string) =>
+      new Promise<Buffer>((resolve, reject) => peer!.ping(Buffer.from(payload), (err, _ms, echoed) => (err ? reject(err) : resolve(echoed))));
+    expect((await pinged('alone...')).toString()).toBe('alone...');
+    const answered = pinged('with....');
+    await call(session, '/second', Buffer.from('x'));
+    expect((await answered).toString()).toBe('with....');
+  });
 });

@@ -37,6 +37,8 @@ export const H2Code = { NO_ERROR: 0, PROTOCOL_ERROR: 1, INTERNAL_ERROR: 2, FLOW_
 /** The largest frame payload either side may send until told otherwise, and all this side ever accepts. */
 const DEFAULT_FRAME_SIZE = 16_384;
 const DEFAULT_WINDOW = 65_535;
+/** How long a PING answer may wait for other frames to leave with (see send). */
+const PING_ACK_DELAY_MS = 5;
 /** The largest header block (with its CONTINUATIONs) this side reads. */
 const MAX_HEADER_BLOCK = 256 * 1024;
 
@@ -128,6 +130,9 @@ export class H2Session {
   /** A header block still waiting for CONTINUATION frames. */
   private block: { id: number; end: boolean; parts: Buffer[]; bytes: number } | undefined;
   private corked = false;
+  /** A flush is due: in this turn's check phase, or (for PING answers alone) by a short timer. */
+  private flushNow = false;
+  private flushTimer: NodeJS.Timeout | undefined;
   private gone = false;
   private draining = false;
   connected = false;
@@ -399,7 +404,7 @@ export class H2Session {
           this.pings.delete(seq);
           done?.();
         } else {
-          this.sendFrame(Frame.Ping, ACK, 0, Buffer.from(payload));
+          this.sendFrame(Frame.Ping, ACK, 0, Buffer.from(payload), false);
         }
         return;
       case Frame.Goaway:
@@ -555,32 +560,45 @@ export class H2Session {
     this.sendFrame(Frame.WindowUpdate, 0, id, body);
   }
 
-  private sendFrame(type: number, flags: number, id: number, payload: Buffer | undefined): void {
+  private sendFrame(type: number, flags: number, id: number, payload: Buffer | undefined, soon = true): void {
     const head = Buffer.allocUnsafe(9);
     const length = payload ? payload.length : 0;
     head.writeUIntBE(length, 0, 3);
     head[3] = type;
     head[4] = flags;
     head.writeUInt32BE(id, 5);
-    this.send(head);
-    if (length) this.send(payload!);
+    this.send(head, soon);
+    if (length) this.send(payload!, soon);
   }
 
   /**
    * Frames written in one turn of the event loop leave together, after its I/O callbacks (as node:http2 does): the
    * calls of every request read in that turn share one writev, where the next tick would send each request's alone.
+   *
+   * A PING answer alone (`soon` false) waits up to PING_ACK_DELAY_MS for other frames to go with it. etcd's gRPC
+   * server pings after nearly every request it reads (to estimate bandwidth, until its windows grow, which small
+   * requests never make them do): answered at once, each cost a write of its own on both sides of every call.
    */
-  private send(bytes: Buffer): void {
+  private send(bytes: Buffer, soon = true): void {
     if (this.socket.destroyed) return;
     if (!this.corked) {
       this.corked = true;
       this.socket.cork();
+    }
+    if (soon && !this.flushNow) {
+      this.flushNow = true;
       setImmediate(() => this.uncork());
+    } else if (!soon && !this.flushNow && !this.flushTimer) {
+      this.flushTimer = setTimeout(() => this.uncork(), PING_ACK_DELAY_MS);
+      this.flushTimer.unref();
     }
     this.socket.write(bytes);
   }
 
   private uncork(): void {
+    this.flushNow = false;
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
     if (!this.corked) return;
     this.corked = false;
     this.socket.uncork();
