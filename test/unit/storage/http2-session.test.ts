@@ -235,7 +235,7 @@ describe('HTTP/2 session against node:http2', () => {
   });
 
   it("answers the peer's pings, alone after a few milliseconds or at once with other frames", async () => {
-    let peer: http2.ServerHttp2Session | undefined;
+    let peer: http2.Http2Session | undefined;
     handler = (stream) => {
       peer = stream.session;
       stream.respond({ ':status': 200 });
