@@ -329,9 +329,12 @@ function frame(message: Uint8Array): Buffer {
   return out;
 }
 
-/** Splits a stream's data into gRPC messages (a compression flag and a 4-byte length before each). */
+/**
+ * Splits a stream's data into gRPC messages (a compression flag and a 4-byte length before each), each in a buffer of
+ * its own: the data it is given is a view of the connection's read buffer, valid only during the call.
+ */
 export class FrameReader {
-  private readonly records = new LengthPrefixedReader(5, (bytes, at) => (bytes[at] !== 0 ? 'compressed or malformed frame' : bytes.readUInt32BE(at + 1)));
+  private readonly records = new LengthPrefixedReader(5, (bytes, at) => (bytes[at] !== 0 ? 'compressed or malformed frame' : bytes.readUInt32BE(at + 1)), true);
 
   /** Calls emit for each whole message; returns a complaint for a frame it cannot read. */
   push(chunk: Buffer, emit: (message: Buffer) => void): string | undefined {

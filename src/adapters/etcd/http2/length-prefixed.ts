@@ -15,10 +15,14 @@ export class LengthPrefixedReader {
   private pending: Buffer | undefined;
   private filled = 0;
 
-  /** `payloadLength` reads a whole header at `at`: the payload's length, or a complaint about the header. */
+  /**
+   * `payloadLength` reads a whole header at `at`: the payload's length, or a complaint about the header. With
+   * `copyWhole`, a record inside one chunk is copied out too, for chunks whose memory is reused after the call.
+   */
   constructor(
     private readonly headerBytes: number,
     private readonly payloadLength: (bytes: Buffer, at: number) => number | string,
+    private readonly copyWhole = false,
   ) {
     this.head = Buffer.alloc(headerBytes);
   }
@@ -34,7 +38,8 @@ export class LengthPrefixedReader {
           if (typeof length === 'string') return length;
           const start = at + this.headerBytes;
           if (chunk.length - start >= length) {
-            emit(chunk, at, chunk.subarray(start, start + length));
+            const payload = chunk.subarray(start, start + length);
+            emit(chunk, at, this.copyWhole ? copyOf(payload) : payload);
             at = start + length;
             continue;
           }
@@ -65,4 +70,11 @@ export class LengthPrefixedReader {
     }
     return undefined;
   }
+}
+
+/** A buffer of its own (not a slice of the shared pool, which one small survivor would keep whole). */
+function copyOf(bytes: Buffer): Buffer {
+  const out = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(out);
+  return out;
 }

@@ -52,6 +52,7 @@ export interface StreamFailure {
 export interface StreamHandlers {
   /** A header block: the response headers, then (with `end`) the trailers; a trailers-only answer comes once, ended. */
   onHeaders(fields: Map<string, string>, end: boolean): void;
+  /** `chunk` is valid during the call only: the connection reads into one buffer, again and again. */
   onData(chunk: Buffer): void;
   /** Once, last: the stream is over, after its END_STREAM (no failure) or without it. Not called after cancel(). */
   onClose(failure: StreamFailure | undefined): void;
@@ -154,7 +155,15 @@ export class H2Session {
         this.connected = true;
       });
     } else if (protocol === 'http:') {
-      this.socket = net.connect({ host, port: Number(port) || 80, noDelay: true });
+      // Every read lands in the same buffer, and what outlives the read (a gRPC message) is copied out at its own size.
+      // A fresh 64 KiB buffer per read, kept alive by any view into it until a GC, left malloc's heap full of holes.
+      const readBuffer = Buffer.allocUnsafeSlow(64 * 1024);
+      this.socket = net.connect({
+        host,
+        port: Number(port) || 80,
+        noDelay: true,
+        onread: { buffer: readBuffer, callback: (n: number, buf: Uint8Array) => (this.read(Buffer.from(buf.buffer, buf.byteOffset, n)), true) },
+      });
       this.socket.on('connect', () => {
         this.connected = true;
       });
@@ -371,14 +380,16 @@ export class H2Session {
         let body = unpad(flags, payload);
         if (body && flags & PRIORITY) body = body.length >= 5 ? body.subarray(5) : undefined;
         if (!body || id === 0) return this.destroy('etcd sent a malformed HEADERS frame', H2Code.PROTOCOL_ERROR);
-        this.block = { id, end: (flags & END_STREAM) !== 0, parts: [body], bytes: body.length };
+        // A block continued in later frames is kept as a copy: the read buffer it sits in is reused.
+        const part = flags & END_HEADERS ? body : Buffer.from(body);
+        this.block = { id, end: (flags & END_STREAM) !== 0, parts: [part], bytes: body.length };
         if (flags & END_HEADERS) this.headerBlock();
         return;
       }
       case Frame.Continuation: {
         const block = this.block;
         if (!block || block.id !== id) return this.destroy('etcd sent a CONTINUATION out of place', H2Code.PROTOCOL_ERROR);
-        block.parts.push(payload);
+        block.parts.push(Buffer.from(payload));
         block.bytes += payload.length;
         if (block.bytes > MAX_HEADER_BLOCK) return this.destroy('etcd sent a header block too large', H2Code.PROTOCOL_ERROR);
         if (flags & END_HEADERS) this.headerBlock();
