@@ -173,27 +173,51 @@ export class GrpcClient {
     });
   }
 
-  /** A bidirectional stream of `method` (e.g. /etcdserverpb.Watch/Watch) on the current session, with no deadline. */
+  /**
+   * A bidirectional stream of `method` (e.g. /etcdserverpb.Watch/Watch) on the current session, with no deadline.
+   *
+   * Its messages and its end reach the handlers in the check phase of the event loop, in order, not in the middle of
+   * the read that brought them: etcd sends a write's watch event right behind the write's answer, often in the same
+   * read, and the call's caller (the request waiting to answer its client) should not wait for the watch cache to take
+   * the event in first.
+   */
   openStream(method: string, handlers: GrpcStreamHandlers): GrpcStream {
     if (this.closed) throw new GrpcConnectionError('the etcd client is closed', false);
     const session = this.current();
     const answer = new Answer();
     const reader = new FrameReader();
+    const queue: Buffer[] = [];
+    let ending: GrpcStatusError | GrpcConnectionError | undefined;
+    let scheduled = false;
     let over = false;
+    const deliver = () => {
+      scheduled = false;
+      for (let i = 0; i < queue.length && !over; i++) handlers.onMessage(queue[i]);
+      queue.length = 0;
+      if (ending && !over) {
+        over = true;
+        stream.cancel();
+        handlers.onEnd(ending);
+      }
+    };
+    const later = () => {
+      if (scheduled) return;
+      scheduled = true;
+      setImmediate(deliver);
+    };
     const end = (reason: GrpcStatusError | GrpcConnectionError) => {
-      if (over) return;
-      over = true;
-      stream.cancel();
-      handlers.onEnd(reason);
+      ending ??= reason;
+      later();
     };
     let stream: H2Stream;
     try {
       stream = session.h2.request(this.headersFor(session.h2.url, method, undefined), {
         onHeaders: (fields) => answer.read(fields),
         onData: (chunk) => {
-          if (over) return;
-          const bad = reader.push(chunk, (message) => !over && handlers.onMessage(message));
+          if (over || ending) return;
+          const bad = reader.push(chunk, (message) => queue.push(message));
           if (bad) end(new GrpcStatusError(13, bad));
+          else if (queue.length) later();
         },
         onClose: (failure) => {
           if (answer.status !== undefined) end(new GrpcStatusError(Number(answer.status), answer.details || 'the stream ended'));
@@ -210,6 +234,7 @@ export class GrpcClient {
       },
       cancel: () => {
         over = true;
+        queue.length = 0;
         stream.cancel();
       },
     };
