@@ -108,12 +108,15 @@ describe('leader election between two servers on one etcd', () => {
     await until('the watch saw every certificate', () => names.every((n) => watch.events.some((e) => e.object.metadata.name === n && e.object.status?.certificate)));
     watch.stop();
 
-    // Each request was signed once: one certificate value per CSR over every watched event, and one "issued" log line across both replicas.
+    // Each request was signed once: one certificate value per CSR over every watched event, and never two "issued"
+    // log lines across both replicas. (The SIGKILL may land after a's certificate reached etcd and before a logged
+    // it, so a line can be missing, never doubled.)
     for (const n of names) {
       const values = new Set(watch.events.filter((e) => e.object.metadata.name === n && e.object.status?.certificate).map((e) => e.object.status!.certificate));
       expect({ n, certificates: values.size }).toEqual({ n, certificates: 1 });
     }
     const issued = [...issuedBy(a.logs()), ...issuedBy(b.logs())].sort();
-    expect(issued).toEqual([...names].sort());
+    expect(issued).toEqual([...new Set(issued)]);
+    expect(names).toEqual(expect.arrayContaining(issued));
   });
 });
