@@ -3,10 +3,10 @@
  * unary Range and Txn, and the Watch streams that carry every change back.
  * Through the etcd3 client and @grpc/grpc-js a transaction cost this process
  * about 280 µs of CPU (channel, load balancer, filters, metadata, call
- * credentials) and each watch response about 200; through node:http2 still
- * about 60 (see http2/session.ts); on this transport's own HTTP/2 connection
- * with the same protobuf messages, a fraction of that. Leases and compaction
- * stay on the library.
+ * credentials) and each watch response about 200; the same protobuf messages
+ * through node:http2 still cost about 210 µs per transaction on a slow machine
+ * (see http2/session.ts), and on this transport's own HTTP/2 connection about
+ * 60. Leases and compaction stay on the library.
  *
  * One HTTP/2 session at a time, to one endpoint: when it fails (or stops
  * answering pings after a call timed out) the next call connects to the next

@@ -80,7 +80,6 @@ export class H2Stream {
   localEnded = false;
   remoteEnded = false;
   done = false;
-  headerBlocks = 0;
 
   constructor(
     readonly session: H2Session,
@@ -138,8 +137,6 @@ export class H2Session {
   private draining = false;
   connected = false;
   destroyed = false;
-  /** performance.now() when the peer last sent anything: it is alive as of then. */
-  lastReadAt = 0;
 
   constructor(
     readonly url: string,
@@ -306,12 +303,7 @@ export class H2Session {
   cancel(stream: H2Stream): void {
     if (stream.done) return;
     stream.done = true;
-    if (stream.id === 0) {
-      const at = this.queued.indexOf(stream);
-      if (at >= 0) this.queued.splice(at, 1);
-      return;
-    }
-    if (!this.destroyed) this.rst(stream.id, H2Code.CANCEL);
+    if (stream.id !== 0 && !this.destroyed) this.rst(stream.id, H2Code.CANCEL);
     this.forget(stream);
   }
 
@@ -339,14 +331,27 @@ export class H2Session {
     stream.handlers.onClose(failure);
   }
 
-  private forget(stream: H2Stream): void {
-    this.streams.delete(stream.id);
-    this.blocked.delete(stream);
-    while (this.queued.length && this.streams.size < this.peerMaxStreams && !this.destroyed) {
-      const next = this.queued.shift()!;
-      if (!next.done) this.start(next);
+  /** Takes the stream out of the session's tables: the queue, or the open streams and those waiting for window. */
+  private remove(stream: H2Stream): void {
+    if (stream.id === 0) {
+      const at = this.queued.indexOf(stream);
+      if (at >= 0) this.queued.splice(at, 1);
+    } else {
+      this.streams.delete(stream.id);
+      this.blocked.delete(stream);
     }
+  }
+
+  /** The stream is over: out of the tables, a queued one starts in its place, and a draining session ends when empty. */
+  private forget(stream: H2Stream): void {
+    this.remove(stream);
+    this.startQueued();
     if (this.draining && this.streams.size === 0 && this.queued.length === 0) this.destroy(`the session to ${this.url} was closed`);
+  }
+
+  /** Starts queued streams as far as the peer's limit allows (a cancelled one has left the queue already). */
+  private startQueued(): void {
+    while (this.queued.length && this.streams.size < this.peerMaxStreams && !this.destroyed) this.start(this.queued.shift()!);
   }
 
   private goneNow(): void {
@@ -358,7 +363,6 @@ export class H2Session {
   // ---- reading ----
 
   private read(chunk: Buffer): void {
-    this.lastReadAt = performance.now();
     let bad: string | undefined;
     try {
       bad = this.frames.push(chunk, (h, at, payload) => this.frame(h[at + 3], h[at + 4], h.readUInt32BE(at + 5) & 0x7fffffff, payload));
@@ -469,7 +473,6 @@ export class H2Session {
     }
     const stream = this.streams.get(block.id);
     if (!stream) return;
-    stream.headerBlocks++;
     stream.handlers.onHeaders(fields, block.end);
     if (block.end && !stream.done) this.remoteEnd(stream);
   }
@@ -506,7 +509,7 @@ export class H2Session {
     }
     this.sendFrame(Frame.Settings, ACK, 0, undefined);
     for (const stream of this.streams.values()) if (stream.pending.length && stream.sendWindow > 0) this.flushStream(stream);
-    while (this.queued.length && this.streams.size < this.peerMaxStreams) this.start(this.queued.shift()!);
+    this.startQueued();
   }
 
   private goaway(payload: Buffer): void {
@@ -521,21 +524,11 @@ export class H2Session {
     // Streams it never acted on fail now, as not sent, so they can be tried on a new connection.
     for (const stream of [...this.streams.values(), ...this.queued]) {
       if (stream.id === 0 || stream.id > last) {
-        this.cancelQuietly(stream);
+        this.remove(stream);
         this.finish(stream, { message: reason, unprocessed: true });
       }
     }
     if (this.streams.size === 0) this.destroy(reason);
-  }
-
-  private cancelQuietly(stream: H2Stream): void {
-    if (stream.id === 0) {
-      const at = this.queued.indexOf(stream);
-      if (at >= 0) this.queued.splice(at, 1);
-    } else {
-      this.streams.delete(stream.id);
-      this.blocked.delete(stream);
-    }
   }
 
   private windowUpdated(id: number, payload: Buffer): void {
