@@ -27,6 +27,8 @@ export interface EtcdInstance {
 export interface StartEtcdOptions {
   dataDir?: string;
   clientPort?: number;
+  /** etcd's --experimental-watch-progress-notify-interval (default 1s). */
+  progressNotifyInterval?: string;
 }
 
 const INSTALL_HINT = 'etcd is not installed: install it with `apt-get install etcd-server` (or point ETCD_SERVERS at a running etcd)';
@@ -102,7 +104,7 @@ export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdInstan
       '--initial-advertise-peer-urls', peer,
       '--initial-cluster', `test=${peer}`,
       // Frequent progress notifications let watch tests observe onProgress quickly.
-      '--experimental-watch-progress-notify-interval', '1s',
+      '--experimental-watch-progress-notify-interval', opts.progressNotifyInterval ?? '1s',
       '--logger', 'zap',
       '--log-level', 'error',
     ];

@@ -93,6 +93,16 @@ export function watchMessages() {
   return watchTypes;
 }
 
+let statusTypes: { request: protobuf.Type; response: protobuf.Type } | undefined;
+
+/** The version of the member at the other end of `grpc` (its Maintenance Status), e.g. "3.5.17". */
+export async function memberVersion(grpc: GrpcClient, timeoutMs: number): Promise<string> {
+  const r = protoRoot();
+  statusTypes ??= { request: r.lookupType('etcdserverpb.StatusRequest'), response: r.lookupType('etcdserverpb.StatusResponse') };
+  const body = await grpc.call('/etcdserverpb.Maintenance/Status', statusTypes.request.encode({}).finish(), timeoutMs);
+  return String((statusTypes.response.decode(body) as unknown as { version?: string }).version ?? '');
+}
+
 export class EtcdKv {
   constructor(
     private readonly grpc: GrpcClient,

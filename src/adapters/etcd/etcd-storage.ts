@@ -27,8 +27,19 @@ import {
 import { KeySpace, isCompactedMessage, isFutureRevisionMessage, toStorageError } from './etcd-keys';
 import { EtcdWatch } from './etcd-watch';
 import { LeaseManager } from './etcd-leases';
-import { EtcdKv, type Compare, type RequestOp, type TxnResponse } from './etcd-kv';
+import { EtcdKv, memberVersion, type Compare, type RequestOp, type TxnResponse } from './etcd-kv';
 import { GrpcClient } from './grpc-client';
+import { ProgressSupport } from './progress-support';
+
+/** One member's version, on a connection of its own (the shared one goes to whichever member it reached). */
+async function versionAt(endpoint: string): Promise<string> {
+  const grpc = new GrpcClient([endpoint]);
+  try {
+    return await memberVersion(grpc, STATUS_TIMEOUT_MS);
+  } finally {
+    grpc.close();
+  }
+}
 
 export interface EtcdStorageOptions {
   /** Client URLs, e.g. ['http://127.0.0.1:2379']. */
@@ -39,7 +50,14 @@ export interface EtcdStorageOptions {
   requestTimeoutMs?: number;
   /** Deadline of ping() when the caller gives none (ms, default 2000). */
   pingTimeoutMs?: number;
+  /**
+   * Whether watches may ask etcd for progress on demand (consistent reads from the watch cache then need not wait for
+   * the next periodic notification). Default: when every member's version answers such requests soundly.
+   */
+  progressRequests?: boolean;
 }
+
+const STATUS_TIMEOUT_MS = 5000;
 
 export class EtcdStorage implements StoragePort {
   private readonly client: Etcd3;
@@ -48,6 +66,8 @@ export class EtcdStorage implements StoragePort {
   private readonly keys: KeySpace;
   private readonly watches = new Set<EtcdWatch>();
   private readonly leases: LeaseManager;
+  /** Undefined when options.progressRequests decided it. */
+  readonly progressSupport: ProgressSupport | undefined;
   /** Lower bound of etcd's compact revision, raised as we learn more. */
   private knownCompacted = 0;
   private closed = false;
@@ -72,6 +92,7 @@ export class EtcdStorage implements StoragePort {
     this.grpc = new GrpcClient(options.endpoints);
     this.kv = new EtcdKv(this.grpc, this.timeoutMs);
     this.leases = new LeaseManager(this.client, () => this.deadline());
+    if (options.progressRequests === undefined) this.progressSupport = new ProgressSupport(options.endpoints, (ep) => versionAt(ep));
   }
 
   async currentRevision(): Promise<number> {
@@ -127,7 +148,8 @@ export class EtcdStorage implements StoragePort {
 
   watch(prefix: string, fromRevision: number, callbacks: WatchCallbacks): WatchHandle {
     if (this.closed) throw new StorageError('etcd storage is closed');
-    const watch = new EtcdWatch(this.grpc, this.keys, prefix, fromRevision, callbacks, (w) => this.watches.delete(w));
+    const progress = () => this.options.progressRequests ?? this.progressSupport?.supported ?? false;
+    const watch = new EtcdWatch(this.grpc, this.keys, prefix, fromRevision, callbacks, (w) => this.watches.delete(w), progress);
     this.watches.add(watch);
     return watch;
   }
@@ -172,6 +194,7 @@ export class EtcdStorage implements StoragePort {
     if (this.closed) return;
     this.closed = true;
     for (const w of [...this.watches]) w.cancel();
+    this.progressSupport?.stop();
     this.grpc.close();
     this.client.close();
   }
