@@ -234,7 +234,7 @@ describe('HTTP/2 session against node:http2', () => {
     }
   });
 
-  it("answers the peer's pings, alone after a few milliseconds or at once with other frames", async () => {
+  it("answers the peer's pings, alone after a few milliseconds or with later frames", async () => {
     let peer: http2.Http2Session | undefined;
     handler = (stream) => {
       peer = stream.session;
@@ -250,5 +250,50 @@ describe('HTTP/2 session against node:http2', () => {
     const answered = pinged('with....');
     await call(session, '/second', Buffer.from('x'));
     expect((await answered).toString()).toBe('with....');
+  });
+
+  it('holds the answer to a ping a few milliseconds rather than sending it with the call right behind it', async () => {
+    // etcd pings on the first data it reads while no ping of its own is unanswered: answered with every next call, it
+    // pinged once per call. Here the peer pings, then writes on an open stream; the client calls as soon as that data
+    // arrives, so the ping is read by then, and the call must reach the peer first.
+    const seen: string[] = [];
+    let open: http2.ServerHttp2Stream | undefined;
+    handler = (stream, headers) => {
+      seen.push(String(headers[':path']));
+      if (headers[':path'] === '/open') {
+        open = stream;
+        stream.respond({ ':status': 200 });
+        stream.write('ready');
+        return;
+      }
+      stream.respond({ ':status': 200 });
+      stream.end('x');
+      stream.resume();
+    };
+    const session = connect();
+    const behind = new Promise<void>((resolve) => {
+      let called = false;
+      session.request(block('/open'), {
+        onHeaders: () => undefined,
+        onData: (chunk) => {
+          if (called || Buffer.from(chunk).toString() !== 'now') return;
+          called = true;
+          void call(session, '/behind', Buffer.from('x')).then(() => resolve());
+        },
+        onClose: () => undefined,
+      }).write(Buffer.from('x'), false);
+    });
+    while (!open) await new Promise((r) => setTimeout(r, 5));
+    const acked = new Promise<void>((resolve, reject) =>
+      open!.session!.ping(Buffer.from('holdme..'), (err) => {
+        if (err) return reject(err);
+        seen.push('ack');
+        resolve();
+      }),
+    );
+    open.write('now');
+    await Promise.all([behind, acked]);
+    expect(seen).toEqual(['/open', '/behind', 'ack']);
+    open.close();
   });
 });

@@ -39,6 +39,8 @@ const DEFAULT_FRAME_SIZE = 16_384;
 const DEFAULT_WINDOW = 65_535;
 /** How long a PING answer may wait for other frames to leave with (see send). */
 const PING_ACK_DELAY_MS = 5;
+/** How long a PING answer is held before it may leave at all (see holdAck). */
+const PING_ACK_HOLD_MS = 5;
 /** The largest header block (with its CONTINUATIONs) this side reads. */
 const MAX_HEADER_BLOCK = 256 * 1024;
 
@@ -130,6 +132,8 @@ export class H2Session {
   /** A header block still waiting for CONTINUATION frames. */
   private block: { id: number; end: boolean; parts: Buffer[]; bytes: number } | undefined;
   private corked = false;
+  private readonly heldAcks: Buffer[] = [];
+  private ackTimer: NodeJS.Timeout | undefined;
   /** A flush is due: in this turn's check phase, or (for PING answers alone) by a short timer. */
   private flushNow = false;
   private flushTimer: NodeJS.Timeout | undefined;
@@ -241,6 +245,7 @@ export class H2Session {
   destroy(reason = `the session to ${this.url} was destroyed`, code: number = H2Code.NO_ERROR): void {
     if (this.destroyed) return;
     this.destroyed = true;
+    clearTimeout(this.ackTimer);
     if (this.connected && !this.socket.destroyed) {
       // Tell the peer why, as far as the socket still takes it; a peer that stopped reading does not hold this up.
       const goaway = Buffer.alloc(8);
@@ -419,7 +424,7 @@ export class H2Session {
           this.pings.delete(seq);
           done?.();
         } else {
-          this.sendFrame(Frame.Ping, ACK, 0, Buffer.from(payload), false);
+          this.holdAck(Buffer.from(payload));
         }
         return;
       case Frame.Goaway:
@@ -597,6 +602,23 @@ export class H2Session {
       this.flushTimer.unref();
     }
     this.socket.write(bytes);
+  }
+
+  /**
+   * PING answers are held PING_ACK_HOLD_MS, then leave with the next frames (or alone, PING_ACK_DELAY_MS later). etcd's
+   * gRPC server sends its bandwidth-estimating ping on the first data it reads while none is unanswered: answered with
+   * the next call, every call read a ping of its own, and the reader woke once more for it while etcd worked.
+   */
+  private holdAck(payload: Buffer): void {
+    this.heldAcks.push(payload);
+    if (this.ackTimer) return;
+    this.ackTimer = setTimeout(() => {
+      this.ackTimer = undefined;
+      if (this.destroyed) return;
+      const acks = this.heldAcks.splice(0);
+      for (const a of acks) this.sendFrame(Frame.Ping, ACK, 0, a, false);
+    }, PING_ACK_HOLD_MS);
+    this.ackTimer.unref();
   }
 
   private uncork(): void {
