@@ -73,24 +73,32 @@ function parseQueryOnce(app: express.Express): void {
  * request and response helpers) from the start. Express sets those prototypes on every request it handles; on
  * objects that already have them that is a no-op, where changing the prototype of a live request and response
  * costs each request about 100 µs of CPU on a 2-core EPYC (measured on a bare node:http server, 64 clients).
+ *
+ * The constructors are classes extending node's, and the app's prototypes become theirs (with the same properties
+ * and the same parents). A plain function calling node's constructor would do too, but V8 sizes an object by its
+ * constructor: node's add over a dozen symbol-keyed fields, so each response turned into a dictionary-mode object
+ * (about 2 µs to build instead of 0.2, and every later field access a hash lookup). A derived class is sized by its
+ * base constructor.
  */
 export function withAppPrototypes(app: express.Express): { IncomingMessage: typeof IncomingMessage; ServerResponse: typeof ServerResponse } {
-  const request = app.request as unknown as IncomingMessage;
-  const response = app.response as unknown as ServerResponse;
-  if (!(request instanceof IncomingMessage) || !(response instanceof ServerResponse)) throw new Error('express: app.request and app.response no longer extend node:http');
-  // Constructors in node's own style (IncomingMessage and ServerResponse are plain functions), with the app's objects as prototype.
-  function AppRequest(this: IncomingMessage, socket: Socket) {
-    IncomingMessage.call(this, socket);
-  }
-  AppRequest.prototype = request;
-  function AppResponse(this: ServerResponse, req: IncomingMessage, options?: object) {
-    (ServerResponse as unknown as (this: ServerResponse, req: IncomingMessage, options?: object) => void).call(this, req, options);
-  }
-  AppResponse.prototype = response;
+  if (!(app.request instanceof IncomingMessage) || !(app.response instanceof ServerResponse)) throw new Error('express: app.request and app.response no longer extend node:http');
+  class AppRequest extends IncomingMessage {}
+  class AppResponse extends ServerResponse {}
+  app.request = adopt(AppRequest.prototype, app.request) as unknown as typeof app.request;
+  app.response = adopt(AppResponse.prototype, app.response) as unknown as typeof app.response;
   // Built once here, so a node whose constructors no longer allow this fails at start, not on the first request.
-  const probe = new (AppRequest as unknown as typeof IncomingMessage)(new Socket());
-  new (AppResponse as unknown as typeof ServerResponse)(probe);
-  return { IncomingMessage: AppRequest as unknown as typeof IncomingMessage, ServerResponse: AppResponse as unknown as typeof ServerResponse };
+  new AppResponse(new AppRequest(new Socket()));
+  return { IncomingMessage: AppRequest, ServerResponse: AppResponse as unknown as typeof ServerResponse };
+}
+
+/** `target` takes the place of `proto`: the same own properties (e.g. `app`, the query getter) and the same parent. */
+function adopt(target: object, proto: object): object {
+  for (const key of Reflect.ownKeys(proto)) {
+    if (key === 'constructor') continue;
+    Object.defineProperty(target, key, Object.getOwnPropertyDescriptor(proto, key)!);
+  }
+  Object.setPrototypeOf(target, Object.getPrototypeOf(proto) as object);
+  return target;
 }
 
 export function createApp(deps: AppDeps): express.Express {
