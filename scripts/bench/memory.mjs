@@ -39,6 +39,9 @@ export async function memory(root, etcdEndpoint, etcd, { row, log }) {
   await sleep(500);
   const idle = await server.gcMemory();
   const jsonBytes = await load(etcd);
+  // The cache takes the events in at its own pace; a consistent LIST that found it still behind after 3 s would be
+  // answered from etcd instead, and the memory read after it would count that answer's buffers not yet freed.
+  for (let deadline = Date.now() + 120_000; (await listed(server, '?resourceVersion=0')) < n && Date.now() < deadline;) await sleep(200);
   // A consistent LIST waits until the cache has caught up with etcd's current revision.
   const grownCount = await listed(server);
   const grown = { ...(await server.gcMemory()), peak: server.memory().peak };
