@@ -72,9 +72,13 @@ export class LengthPrefixedReader {
   }
 }
 
-/** A buffer of its own (not a slice of the shared pool, which one small survivor would keep whole). */
+/**
+ * A copy: a small one in node's shared pool, a larger one in a buffer of its own. Nothing keeps a small message (the
+ * watch cache copies what it stores into its slabs; answers are decoded and dropped), and a buffer of its own cost an
+ * allocation outside V8's heap for every answer and every watch event, about three times the pool's.
+ */
 function copyOf(bytes: Buffer): Buffer {
-  const out = Buffer.allocUnsafeSlow(bytes.length);
+  const out = bytes.length < Buffer.poolSize >>> 1 ? Buffer.allocUnsafe(bytes.length) : Buffer.allocUnsafeSlow(bytes.length);
   bytes.copy(out);
   return out;
 }
