@@ -1,6 +1,7 @@
 /**
  * GrpcClient's sessions against node:http2's server: a session retired for a new one (its stream ids running out)
- * keeps its open streams, and close() ends it too, not only the current one.
+ * keeps its open streams, and close() ends it too, not only the current one; calls that time out make it ping the
+ * peer, but not again soon after an answered ping (etcd closes connections that ping too often).
  */
 import * as http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
@@ -10,10 +11,12 @@ describe('GrpcClient sessions', () => {
   let server: http2.Http2Server;
   let url: string;
   const open = new Set<http2.ServerHttp2Session>();
+  let pings = 0;
 
   beforeAll(async () => {
     server = http2.createServer();
     server.on('session', (s) => {
+      s.on('ping', () => pings++);
       open.add(s);
       s.on('close', () => open.delete(s));
     });
@@ -23,6 +26,7 @@ describe('GrpcClient sessions', () => {
         stream.respond({ ':status': 200, 'content-type': 'application/grpc' });
         return; // held open
       }
+      if (headers[':path'] === '/test.KV/Slow') return; // never answered
       stream.resume();
       stream.on('end', () => {
         stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '0' }, { endStream: true });
@@ -47,5 +51,24 @@ describe('GrpcClient sessions', () => {
     for (let i = 0; i < 100 && open.size > 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(open.size).toBe(0);
     expect(ended?.message).toBe('the etcd client is closed'); // its watch hears why it ended
+  });
+
+  it('pings after a call times out, and not again within 5 s of an answered ping', async () => {
+    const grpc = new GrpcClient([url]);
+    try {
+      await expect(grpc.call('/test.KV/Range', Buffer.from('x'), 5000)).rejects.toThrow(/malformed response/); // connected
+      pings = 0;
+      await expect(grpc.call('/test.KV/Slow', Buffer.from('x'), 50)).rejects.toThrow(/DEADLINE_EXCEEDED/);
+      for (let i = 0; i < 100 && pings === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(pings).toBe(1);
+      await new Promise((r) => setTimeout(r, 50)); // its answer is back
+      await expect(grpc.call('/test.KV/Slow', Buffer.from('x'), 50)).rejects.toThrow(/DEADLINE_EXCEEDED/);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(pings).toBe(1);
+      // The session still serves calls.
+      await expect(grpc.call('/test.KV/Range', Buffer.from('x'), 5000)).rejects.toThrow(/malformed response/);
+    } finally {
+      grpc.close();
+    }
   });
 });
