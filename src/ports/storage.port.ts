@@ -85,6 +85,11 @@ export interface PutOptions {
 }
 
 export interface StoragePort {
+  /**
+   * Optional: set when currentRevision, get, range, and create, update and delete without a TTL each fail with
+   * StorageTimeoutError by themselves within this many ms (etcd's calls carry deadlines of their own).
+   */
+  readonly callTimeoutMs?: number;
   /** The store's current revision (a consistent, quorum read for etcd). */
   currentRevision(): Promise<number>;
   get(key: string): Promise<KeyValue | undefined>;

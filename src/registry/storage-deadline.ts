@@ -2,9 +2,10 @@
  * Every storage call gets a deadline (--request-timeout): a storage that
  * hangs (a frozen etcd, a stalled disk) turns into StorageTimeoutError, and
  * so a 504, instead of a request that waits as long as the transport does.
- * Watches are long-running and have no deadline; ping has its own.
+ * Watches are long-running and have no deadline; ping has its own. Calls
+ * that a storage bounds by itself (StoragePort.callTimeoutMs) are left to it.
  */
-import { StorageTimeoutError, type StoragePort } from '../ports/storage.port';
+import { StorageTimeoutError, type PutOptions, type StoragePort } from '../ports/storage.port';
 
 const graceMs = 100;
 
@@ -32,13 +33,19 @@ export function withDeadlines(storage: StoragePort, timeoutMs: number): StorageP
         },
       );
     });
+  // Calls the storage bounds by itself in time need no timer of their own (one per call, on every request's path).
+  const own = storage.callTimeoutMs !== undefined && storage.callTimeoutMs <= timeoutMs;
+  const single = own ? <T>(call: () => Promise<T>): Promise<T> => call() : bounded;
+  // A write with a TTL is two calls to etcd (a lease, then the write): bounded as a whole.
+  const write = (options: PutOptions | undefined) => (options?.ttlSeconds ? bounded : single);
   return {
-    currentRevision: () => bounded(() => storage.currentRevision()),
-    get: (key) => bounded(() => storage.get(key)),
-    range: (prefix, options) => bounded(() => storage.range(prefix, options)),
-    create: (key, value, options) => bounded(() => storage.create(key, value, options)),
-    update: (key, value, rev, options) => bounded(() => storage.update(key, value, rev, options)),
-    delete: (key, rev) => bounded(() => storage.delete(key, rev)),
+    callTimeoutMs: timeoutMs + graceMs,
+    currentRevision: () => single(() => storage.currentRevision()),
+    get: (key) => single(() => storage.get(key)),
+    range: (prefix, options) => single(() => storage.range(prefix, options)),
+    create: (key, value, options) => write(options)(() => storage.create(key, value, options)),
+    update: (key, value, rev, options) => write(options)(() => storage.update(key, value, rev, options)),
+    delete: (key, rev) => single(() => storage.delete(key, rev)),
     watch: (prefix, from, callbacks) => storage.watch(prefix, from, callbacks),
     compact: (rev) => bounded(() => storage.compact(rev)),
     compactedRevision: () => bounded(() => storage.compactedRevision()),

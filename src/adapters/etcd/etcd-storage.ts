@@ -72,7 +72,11 @@ export class EtcdStorage implements StoragePort {
   private knownCompacted = 0;
   private closed = false;
 
+  /** Every Range and Txn carries this deadline, to etcd (grpc-timeout) and locally. */
+  readonly callTimeoutMs: number;
+
   constructor(private readonly options: EtcdStorageOptions) {
+    this.callTimeoutMs = options.requestTimeoutMs ?? 10_000;
     this.keys = new KeySpace(options.prefix ?? '/registry');
     this.client = new Etcd3({
       hosts: options.endpoints,

@@ -49,6 +49,7 @@ export function instrumentStorage(storage: StoragePort, metrics: ApiMetrics): St
     );
   };
   return {
+    callTimeoutMs: storage.callTimeoutMs,
     currentRevision: () => time('getCurrentResourceVersion', '', () => storage.currentRevision()),
     get: (key) => time('get', key, () => storage.get(key)),
     range: (prefix, options) => time('listWithCount', prefix, () => storage.range(prefix, options)),

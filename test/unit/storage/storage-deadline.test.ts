@@ -42,3 +42,19 @@ test('storage errors become 504, 503 with Retry-After, 429 and 413; others are l
   expect(storageErrorStatus(new ValueTooLargeError('too large'))?.status).toMatchObject({ code: 413, reason: 'RequestEntityTooLarge' });
   expect(storageErrorStatus(new Error('other'))).toBeUndefined();
 });
+
+test('calls a storage bounds by itself get no timer of their own, except a write with a TTL (two calls to etcd)', async () => {
+  const self = { ...hung, callTimeoutMs: 20 } as StoragePort;
+  const s = withDeadlines(self, 20);
+  let settled = false;
+  const own = [s.currentRevision(), s.get('/k'), s.range('/'), s.create('/k', Buffer.from('v')), s.update('/k', Buffer.from('v'), 1), s.delete('/k', 1)];
+  for (const c of own) c.then(() => (settled = true), () => (settled = true));
+  await expect(s.create('/k', Buffer.from('v'), { ttlSeconds: 5 })).rejects.toBeInstanceOf(StorageTimeoutError);
+  await expect(s.update('/k', Buffer.from('v'), 1, { ttlSeconds: 5 })).rejects.toBeInstanceOf(StorageTimeoutError);
+  await expect(s.compactedRevision()).rejects.toBeInstanceOf(StorageTimeoutError);
+  await new Promise((r) => setTimeout(r, 200));
+  expect(settled).toBe(false); // left to the storage (which here never answers)
+  // A storage whose own deadline is longer than the server's is bounded as before.
+  const slower = withDeadlines({ ...hung, callTimeoutMs: 60_000 } as StoragePort, 20);
+  await expect(slower.get('/k')).rejects.toBeInstanceOf(StorageTimeoutError);
+});
