@@ -7,6 +7,8 @@
  * minutes, so anything arriving here came on request.
  */
 import { EtcdStorage } from '../../src/adapters/etcd';
+import { memberVersion } from '../../src/adapters/etcd/etcd-kv';
+import { GrpcClient } from '../../src/adapters/etcd/grpc-client';
 import { progressRequestsSound } from '../../src/adapters/etcd/progress-support';
 import type { StoragePort } from '../../src/ports/storage.port';
 import { startEtcd, type EtcdInstance } from '../support/etcd-harness';
@@ -47,6 +49,13 @@ test('by default, progress is requested only when every member reports a version
     const res = await fetch(`${etcd.endpoint}/version`);
     const version = ((await res.json()) as { etcdserver: string }).etcdserver;
     expect(version).toMatch(/^\d+\.\d+\.\d+/);
+    // The version the check reads (Maintenance Status) is the one etcd reports over HTTP.
+    const grpc = new GrpcClient([etcd.endpoint]);
+    try {
+      await expect(memberVersion(grpc, 5000)).resolves.toBe(version);
+    } finally {
+      grpc.close();
+    }
     await expect(storage.progressSupport!.settled).resolves.toBe(progressRequestsSound(version));
     expect(storage.progressSupport!.supported).toBe(progressRequestsSound(version));
   } finally {

@@ -31,16 +31,6 @@ import { EtcdKv, memberVersion, type Compare, type RequestOp, type TxnResponse }
 import { GrpcClient } from './grpc-client';
 import { ProgressSupport } from './progress-support';
 
-/** One member's version, on a connection of its own (the shared one goes to whichever member it reached). */
-async function versionAt(endpoint: string): Promise<string> {
-  const grpc = new GrpcClient([endpoint]);
-  try {
-    return await memberVersion(grpc, STATUS_TIMEOUT_MS);
-  } finally {
-    grpc.close();
-  }
-}
-
 export interface EtcdStorageOptions {
   /** Client URLs, e.g. ['http://127.0.0.1:2379']. */
   endpoints: string[];
@@ -66,6 +56,8 @@ export class EtcdStorage implements StoragePort {
   private readonly keys: KeySpace;
   private readonly watches = new Set<EtcdWatch>();
   private readonly leases: LeaseManager;
+  /** Connections asking members for their version (closed with the storage, answered or not). */
+  private readonly statusClients = new Set<GrpcClient>();
   /** Undefined when options.progressRequests decided it. */
   readonly progressSupport: ProgressSupport | undefined;
   /** Lower bound of etcd's compact revision, raised as we learn more. */
@@ -96,7 +88,7 @@ export class EtcdStorage implements StoragePort {
     this.grpc = new GrpcClient(options.endpoints);
     this.kv = new EtcdKv(this.grpc, this.timeoutMs);
     this.leases = new LeaseManager(this.client, () => this.deadline());
-    if (options.progressRequests === undefined) this.progressSupport = new ProgressSupport(options.endpoints, (ep) => versionAt(ep));
+    if (options.progressRequests === undefined) this.progressSupport = new ProgressSupport(options.endpoints, (ep) => this.versionAt(ep));
   }
 
   async currentRevision(): Promise<number> {
@@ -199,8 +191,21 @@ export class EtcdStorage implements StoragePort {
     this.closed = true;
     for (const w of [...this.watches]) w.cancel();
     this.progressSupport?.stop();
+    for (const c of this.statusClients) c.close();
     this.grpc.close();
     this.client.close();
+  }
+
+  /** One member's version, on a connection of its own (the shared one goes to whichever member it reached). */
+  private async versionAt(endpoint: string): Promise<string> {
+    const grpc = new GrpcClient([endpoint]);
+    this.statusClients.add(grpc);
+    try {
+      return await memberVersion(grpc, STATUS_TIMEOUT_MS);
+    } finally {
+      this.statusClients.delete(grpc);
+      grpc.close();
+    }
   }
 
   /** A put attached to a lease, for a write with a TTL (a put without one detaches the key from its lease). */

@@ -39,6 +39,8 @@ export class EtcdWatch implements WatchHandle {
   /** Bumped on every (re)connect; callbacks of older streams are ignored. */
   private generation = 0;
   private attempt = 0;
+  /** etcd said `created` on the current stream: before that, an answer without events says nothing of this watch. */
+  private created = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private stopped = false;
 
@@ -71,13 +73,16 @@ export class EtcdWatch implements WatchHandle {
    * every event up to its revision was sent. Elsewhere the periodic notifications have to do.
    */
   requestProgress(): void {
-    if (!this.stream || !this.progressRequests()) return;
+    // Not before `created`: etcd sends its answer (watch_id -1) past the events it still holds for a watch it has not
+    // yet reported created, and that answer would claim a revision whose events are still to come.
+    if (!this.stream || !this.created || !this.progressRequests()) return;
     this.stream.write(watchMessages().request.encode({ progress_request: {} }).finish());
   }
 
   private connect(): void {
     if (this.stopped) return;
     const gen = ++this.generation;
+    this.created = false;
     const t = watchMessages();
     try {
       this.stream = this.grpc.openStream('/etcdserverpb.Watch/Watch', {
@@ -114,6 +119,7 @@ export class EtcdWatch implements WatchHandle {
     if (res.canceled) return this.onCanceled(res);
     const headerRevision = num(res.header?.revision);
     if (res.created) {
+      this.created = true;
       this.attempt = 0;
       // Nothing pending when the store is exactly where we are: report we're caught up.
       if (headerRevision === this.lastRevision) this.progress(this.lastRevision);
@@ -121,6 +127,7 @@ export class EtcdWatch implements WatchHandle {
     }
     const wireEvents = res.events ?? [];
     if (wireEvents.length === 0) {
+      if (!this.created) return;
       // etcd sends progress notifications only to synced watchers: all up to header.revision is delivered.
       // (etcd < 3.6.2 may report a revision below a future start revision; that says nothing new.)
       if (headerRevision < this.lastRevision) return;

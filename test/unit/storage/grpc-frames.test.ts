@@ -56,6 +56,7 @@ describe('FrameReader', () => {
     expect(got.every((m) => m.buffer !== chunk.buffer)).toBe(true);
     // Small ones share node's pool; a large one gets a buffer of its own, which nothing else keeps alive.
     expect(got[2].buffer.byteLength).toBe(big.length);
+    expect(got[0].buffer.byteLength).toBe(Buffer.poolSize);
   });
 
   it('refuses a compressed frame instead of misreading it', () => {
