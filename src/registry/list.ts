@@ -6,7 +6,8 @@ import { errors } from '../machinery/status';
 import { KList, KObject } from '../machinery/object';
 import { ResourceDefinition, apiVersionOf } from '../machinery/resource-definition';
 import { CompactedError, FutureRevisionError, KeyValue, StoragePort } from '../ports/storage.port';
-import { CorruptObjectError, decodeKeyValue } from './codec';
+import { CorruptObjectError, parseStored } from './codec';
+import { withRevision } from './watch-cache/with-revision';
 import { decodeContinue, encodeContinue } from './continue-token';
 import { listPrefix, resourcePrefix } from './keys';
 import { Predicate } from './predicate';
@@ -18,7 +19,12 @@ export interface StorageListRequest {
   continue?: string;
   /** Read exactly at this revision (0: latest). */
   revision?: number;
+  /** Keep each item's JSON as stored, resourceVersion written in (itemsJson), for a list sent as bytes. */
+  json?: boolean;
 }
+
+/** A list read from storage; with StorageListRequest.json, each item's JSON too, in the same order. */
+export type StorageList = KList & { itemsJson?: string[] };
 
 const pageSize = 10000;
 
@@ -26,7 +32,7 @@ export function emptyList(def: ResourceDefinition, resourceVersion: string): KLi
   return { apiVersion: apiVersionOf(def), kind: def.listKind, metadata: { resourceVersion }, items: [] };
 }
 
-export async function listFromStorage(def: ResourceDefinition, storage: StoragePort, req: StorageListRequest): Promise<KList> {
+export async function listFromStorage(def: ResourceDefinition, storage: StoragePort, req: StorageListRequest): Promise<StorageList> {
   const base = resourcePrefix(def);
   const ns = def.namespaced ? (req.namespace ?? req.predicate.namespace) : undefined;
   if (req.namespace && req.predicate.namespace && req.namespace !== req.predicate.namespace) return emptyList(def, String(await storage.currentRevision()));
@@ -41,6 +47,7 @@ export async function listFromStorage(def: ResourceDefinition, storage: StorageP
   }
   const limit = req.limit && req.limit > 0 ? req.limit : 0;
   const items: KObject[] = [];
+  const itemsJson: string[] | undefined = req.json ? [] : undefined;
   let readRevision = 0;
   let lastKey: string | undefined;
   let more = false;
@@ -54,10 +61,16 @@ export async function listFromStorage(def: ResourceDefinition, storage: StorageP
       for (let i = 0; i < page.items.length; i++) {
         const kv = page.items[i];
         lastKey = kv.key;
-        const obj = decodeOrSkip(def, kv);
+        const text = kv.value.toString('utf8');
+        const obj = parseOrSkip(def, kv, text);
         if (!obj) continue;
+        // As the watch cache does: the revision written into the stored text, when it is in the shape this server
+        // stores (an object stored as another kind is converted, and encoded anew).
+        const json = itemsJson && !def.storedAs ? withRevision(text, obj.metadata, kv.modRevision) : undefined;
+        obj.metadata.resourceVersion = String(kv.modRevision);
         if (!req.predicate.matches(obj)) continue;
         items.push(obj);
+        itemsJson?.push(json ?? JSON.stringify(obj));
         if (limit && items.length >= limit) {
           more = i < page.items.length - 1 || page.more;
           if (more && req.predicate.empty) remaining = page.count - (i + 1);
@@ -81,8 +94,9 @@ export async function listFromStorage(def: ResourceDefinition, storage: StorageP
     if (e instanceof FutureRevisionError) throw errors.tooLargeResourceVersion(e.requestedRevision, e.currentRevision, 0);
     throw e;
   }
-  const list = emptyList(def, String(readRevision));
+  const list: StorageList = emptyList(def, String(readRevision));
   list.items = items;
+  if (itemsJson) list.itemsJson = itemsJson;
   if (more && lastKey) {
     list.metadata.continue = encodeContinue(readRevision, lastKey.slice(base.length));
     if (remaining !== undefined && remaining > 0) list.metadata.remainingItemCount = remaining;
@@ -97,9 +111,9 @@ export async function listFromStorage(def: ResourceDefinition, storage: StorageP
  * ignoreStoreReadErrorWithClusterBreakingPotential=true removes it.
  * (Upstream instead fails the whole list with a StoreReadError.)
  */
-function decodeOrSkip(def: ResourceDefinition, kv: KeyValue): KObject | undefined {
+function parseOrSkip(def: ResourceDefinition, kv: KeyValue, text: string): KObject | undefined {
   try {
-    return decodeKeyValue(def, kv);
+    return parseStored(def, text, kv.modRevision, kv.key);
   } catch (e) {
     if (e instanceof CorruptObjectError) return undefined;
     throw e;

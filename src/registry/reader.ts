@@ -7,7 +7,7 @@ import { errors } from '../machinery/status';
 import { KList, KObject } from '../machinery/object';
 import { ResourceDefinition } from '../machinery/resource-definition';
 import { KeyValue, StoragePort } from '../ports/storage.port';
-import { listFromStorage } from './list';
+import { listFromStorage, type StorageList } from './list';
 import { namespaceOfKey, resourcePrefix } from './keys';
 import { parseResourceVersion, validateListOptions } from './list-options';
 import { compilePredicate, shardSelectorOf, type Predicate } from './predicate';
@@ -24,10 +24,27 @@ export interface EncodedList {
   body: Buffer[];
 }
 
-/** A decoded list as an EncodedList (for read paths that have no bytes ready). */
-export function encodeList(list: KList): EncodedList {
-  const { items, ...rest } = list;
-  return { ...rest, body: items.map((o, i) => Buffer.from(i ? `,${JSON.stringify(o)}` : JSON.stringify(o))) };
+/** Items' JSON per piece of an encoded list's body: one Buffer per item cost more than encoding the item. */
+const PIECE_CHARS = 64 * 1024;
+
+/** A list as an EncodedList: the items' JSON read from storage where the list kept it, else encoded here. */
+export function encodeList(list: StorageList): EncodedList {
+  const { items, itemsJson, ...rest } = list;
+  const body: Buffer[] = [];
+  let piece: string[] = [];
+  let chars = 0;
+  for (let i = 0; i < items.length; i++) {
+    const json = itemsJson?.[i] ?? JSON.stringify(items[i]);
+    piece.push(json);
+    chars += json.length;
+    if (chars >= PIECE_CHARS) {
+      body.push(Buffer.from((body.length ? ',' : '') + piece.join(',')));
+      piece = [];
+      chars = 0;
+    }
+  }
+  if (piece.length) body.push(Buffer.from((body.length ? ',' : '') + piece.join(',')));
+  return { ...rest, body };
 }
 
 export interface ReadPath {
@@ -76,8 +93,15 @@ export class StorageReadPath implements ReadPath {
     }
   }
 
-  /** `compiled`: the predicate of opts, when the caller has validated opts and compiled it already. */
-  async list(def: ResourceDefinition, opts: ListOptions, compiled?: Predicate): Promise<KList> {
+  async listEncoded(def: ResourceDefinition, opts: ListOptions): Promise<EncodedList> {
+    return encodeList(await this.list(def, opts, undefined, true));
+  }
+
+  /**
+   * `compiled`: the predicate of opts, when the caller has validated opts and compiled it already; `json`: keep each
+   * item's JSON as read (for a list sent as bytes).
+   */
+  async list(def: ResourceDefinition, opts: ListOptions, compiled?: Predicate, json = false): Promise<StorageList> {
     if (!compiled) validateListOptions(opts, false);
     const predicate = compiled ?? compilePredicate(def, opts.labelSelector, opts.fieldSelector, shardSelectorOf(opts, this.gates));
     const rv = parseResourceVersion(opts.resourceVersion);
@@ -94,6 +118,7 @@ export class StorageReadPath implements ReadPath {
       limit,
       continue: opts.continue,
       revision: exact ? rv : 0,
+      json,
     });
   }
 }

@@ -93,6 +93,14 @@ describe.each(backends)('list and get from the watch cache (%s)', (backend) => {
     expect(exact.json.metadata.resourceVersion).toBe(String(revs[1]));
     const legacy = await call(s.url, 'GET', `${base}?resourceVersion=${revs[2]}&limit=10`);
     expect(legacy.json.items.map((i: any) => i.metadata.name)).toEqual(['a', 'b', 'c']);
+    // Sent as bytes (the stored JSON with its resourceVersion written in), the same text as the decoded list encodes:
+    // the same members in the same order, item by item.
+    const pretty = await fetch(`${s.url}${base}?resourceVersion=${revs[4]}&resourceVersionMatch=Exact&pretty=true`).then((r) => r.text());
+    const bytes = await fetch(`${s.url}${base}?resourceVersion=${revs[4]}&resourceVersionMatch=Exact`).then((r) => r.text());
+    expect(JSON.parse(bytes)).toEqual(JSON.parse(pretty));
+    const items = (text: string) => text.slice(text.indexOf('"items":'));
+    expect(items(bytes)).toBe(items(JSON.stringify(JSON.parse(pretty))));
+    expect(JSON.parse(bytes).items.map((i: any) => i.metadata.resourceVersion)).toEqual(revs.map(String));
     const invalid = await call(s.url, 'GET', `${base}?resourceVersionMatch=Exact`);
     expect(invalid.status).toBe(422);
     expect(invalid.json.details).toMatchObject({ kind: 'ListOptions', group: 'meta.k8s.io' });

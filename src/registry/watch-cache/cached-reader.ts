@@ -16,7 +16,7 @@ import type { StoragePort } from '../../ports/storage.port';
 import { decodeKeyValue } from '../codec';
 import { encodeContinue } from '../continue-token';
 import { objectKey, resourcePrefix } from '../keys';
-import { listFromStorage } from '../list';
+import { listFromStorage, type StorageList } from '../list';
 import { parseResourceVersion, validateListOptions } from '../list-options';
 import { compilePredicate, shardSelectorOf } from '../predicate';
 import { EncodedList, encodeList, ReadPath, StorageReadPath } from '../reader';
@@ -27,7 +27,7 @@ import type { WatchCache } from './watch-cache';
 
 type Got = { from: 'cache'; object: CachedObject | undefined } | { from: 'storage'; object: KObject | undefined };
 type CachedList = Omit<KList, 'items'> & { objects: CachedObject[] };
-type Listed = { from: 'cache'; list: CachedList } | { from: 'storage'; list: KList };
+type Listed = { from: 'cache'; list: CachedList } | { from: 'storage'; list: StorageList };
 
 export class CachedReadPath implements ReadPath {
   private readonly direct: StorageReadPath;
@@ -58,7 +58,7 @@ export class CachedReadPath implements ReadPath {
   }
 
   async listEncoded(def: ResourceDefinition, opts: ListOptions): Promise<EncodedList> {
-    const res = await this.select(def, opts);
+    const res = await this.select(def, opts, true);
     if (res.from === 'storage') return encodeList(res.list);
     const { objects, ...rest } = res.list;
     return { ...rest, body: joinedBytes(objects) };
@@ -87,7 +87,8 @@ export class CachedReadPath implements ReadPath {
     return { from: 'cache', object: kind.get(objectKey(def, namespace, name)) };
   }
 
-  private async select(def: ResourceDefinition, opts: ListOptions): Promise<Listed> {
+  /** `json`: the list is sent as bytes, so one read from storage keeps its items' JSON. */
+  private async select(def: ResourceDefinition, opts: ListOptions, json = false): Promise<Listed> {
     validateListOptions(opts, false);
     const shard = shardSelectorOf(opts, this.cache.gates);
     const predicate = compilePredicate(def, opts.labelSelector, opts.fieldSelector, shard);
@@ -95,17 +96,17 @@ export class CachedReadPath implements ReadPath {
     const match = opts.resourceVersionMatch ?? '';
     const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
     const exact = rv > 0 && (match === 'Exact' || (match === '' && limit > 0 && !opts.continue));
-    if (opts.continue || exact) return { from: 'storage', list: await this.direct.list(def, opts, predicate) };
+    if (opts.continue || exact) return { from: 'storage', list: await this.direct.list(def, opts, predicate, json) };
 
     const kind = this.cache.kind(def);
     const timeout = this.cache.options.freshnessTimeoutMs;
-    if (!(await kind.whenInitialized(timeout))) return { from: 'storage', list: await this.direct.list(def, opts, predicate) };
+    if (!(await kind.whenInitialized(timeout))) return { from: 'storage', list: await this.direct.list(def, opts, predicate, json) };
     if (rv > 0) {
       if (!(await kind.waitFor(rv, timeout))) throw errors.tooLargeResourceVersion(rv, kind.revision, 1);
     } else if (opts.resourceVersion !== '0') {
       const current = await this.storage.currentRevision();
       if (!(await kind.waitFor(current, timeout))) {
-        return { from: 'storage', list: await listFromStorage(def, this.storage, { namespace: opts.namespace, predicate, limit }) };
+        return { from: 'storage', list: await listFromStorage(def, this.storage, { namespace: opts.namespace, predicate, limit, json }) };
       }
     }
     const revision = kind.revision;

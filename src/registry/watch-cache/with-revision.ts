@@ -38,19 +38,13 @@ export function metadataEnd(text: string): number {
     const c = text.charCodeAt(i);
     if (c === quote) {
       const start = i;
-      let escaped = false;
-      for (i++; i < text.length; i++) {
-        const d = text.charCodeAt(i);
-        if (d === backslash) {
-          escaped = true;
-          i++;
-        } else if (d === quote) break;
-      }
+      i = stringEnd(text, start);
       if (depth !== 1) continue;
       let j = i + 1;
       while (j < text.length && text.charCodeAt(j) <= 0x20) j++;
       if (text.charCodeAt(j) !== colon) continue; // a value, not a key
-      if (escaped) return -1;
+      const backslashAt = text.indexOf('\\', start + 1);
+      if (backslashAt >= 0 && backslashAt < i) return -1; // an escaped key
       keyStart = text.startsWith('"metadata"', start) && i === start + 9 ? start : -1;
       if (keyStart >= 0 && (metaDepth >= 0 || end >= 0)) return -1;
     } else if (c === 0x7b || c === 0x5b) {
@@ -66,4 +60,20 @@ export function metadataEnd(text: string): number {
     }
   }
   return end;
+}
+
+/**
+ * Index of the quote that closes the string opening at `start` (text.length when it is not closed). Found with
+ * indexOf, not char by char: the long values of an object (data, annotations) are most of its text.
+ */
+function stringEnd(text: string, start: number): number {
+  for (let from = start + 1; ; ) {
+    const q = text.indexOf('"', from);
+    if (q < 0) return text.length;
+    // Escaped when an odd run of backslashes stands before it.
+    let b = q - 1;
+    while (text.charCodeAt(b) === backslash) b--;
+    if ((q - 1 - b) % 2 === 0) return q;
+    from = q + 1;
+  }
 }

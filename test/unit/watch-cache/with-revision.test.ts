@@ -14,6 +14,9 @@ describe('withRevision', () => {
     { apiVersion: 'v1', metadata: { name: 'q"}\\{', annotations: { 'a"b': '{"metadata":{}}' } }, spec: { template: { metadata: { name: 'inner' } } } },
     { spec: { metadata: { x: 1 } }, metadata: { name: 'late', ownerReferences: [{ uid: 'u', name: ']' }] }, status: [{ metadata: {} }] },
     { metadata: { name: 'ü ☃ \u2028', managedFields: [{ fieldsV1: { 'f:metadata': { 'f:labels': {} } } }] } },
+    // Backslashes before a quote: an even run ends the string, an odd one escapes the quote.
+    { data: { a: 'ends in a backslash\\', b: '\\"}', c: '\\\\' }, metadata: { name: '\\' }, status: { x: '"metadata":{' } },
+    { metadata: { name: 'n', annotations: { '\\': '\\\"', 'k\\"': '' } }, data: { long: 'v'.repeat(300) } },
   ];
   test.each(shapes.map((s) => [JSON.stringify(s)]))('%s', (text) => {
     const obj = JSON.parse(text);
@@ -28,5 +31,7 @@ describe('withRevision', () => {
     expect(metadataEnd('{"metadata":null}')).toBe(-1);
     expect(metadataEnd('{"spec":{"metadata":{}}}')).toBe(-1);
     expect(metadataEnd('{"metadata":{"a":[1,{"b":"}"}]}}')).toBe(30);
+    expect(metadataEnd('{"a\\\\":1,"metadata":{}}')).toBe(-1); // a top-level key with an escape in it
+    expect(metadataEnd('{"metadata":{"unclosed')).toBe(-1);
   });
 });
