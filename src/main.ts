@@ -278,7 +278,7 @@ export function assemble(opts: AssembleOptions): Assembled {
     }),
     controllerOpts.selection ?? ['*'],
     log,
-    election ? (callbacks) => new LeaderElector(registry, systemClock, election, callbacks, log) : undefined,
+    election ? (callbacks) => new LeaderElector(registry, systemClock, systemRandom, election, callbacks, log) : undefined,
   );
   let controllersStopped = false;
   void bootstrap.done.then(() => {

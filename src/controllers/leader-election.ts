@@ -13,6 +13,7 @@ import { apiVersionOf, type UserInfo } from '../machinery/resource-definition';
 import type { KObject } from '../machinery/object';
 import type { Registry } from '../registry/registry';
 import type { ClockPort } from '../ports/clock.port';
+import type { RandomPort } from '../ports/random.port';
 import { leaseDefinition } from '../resources/lease';
 import { formatMicroTime } from '../machinery/micro-time';
 import { controllerWrite, statusOf, type Log } from './controller-identity';
@@ -70,6 +71,7 @@ export class LeaderElector {
   constructor(
     private readonly registry: Registry,
     private readonly clock: ClockPort,
+    private readonly random: RandomPort,
     private readonly config: LeaderElectionConfig,
     private readonly callbacks: LeaderCallbacks,
     private readonly log: Log,
@@ -114,7 +116,7 @@ export class LeaderElector {
       this.attempt = this.tryAcquireOrRenew().finally(() => {
         this.attempt = undefined;
         const period = this.config.retryPeriodMs;
-        this.schedule(this.leading ? period : period + Math.random() * period * (jitterFactor - 1));
+        this.schedule(this.leading ? period : period + (this.random.int(1000) / 1000) * period * (jitterFactor - 1));
       });
     }, ms);
     this.timer.unref?.();

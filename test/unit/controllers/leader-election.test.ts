@@ -7,6 +7,7 @@
 import { startTestServer, type TestServer } from '../../support/test-server';
 import { LeaderElector, type LeaderElectionConfig } from '../../../src/controllers/leader-election';
 import { leaseDefinition } from '../../../src/resources/lease';
+import { systemRandom } from '../../../src/adapters/random/system.random';
 import type { Registry } from '../../../src/registry/registry';
 
 const timing = { leaseDurationMs: 2000, renewDeadlineMs: 1000, retryPeriodMs: 100 };
@@ -48,7 +49,7 @@ describe('LeaderElector', () => {
   let n = 0;
   const elector = (identity: string, lease: string, registry?: Registry, clock = new TestClock(true)) => {
     const config: LeaderElectionConfig = { namespace: 'default', name: lease, identity, ...timing };
-    const e = new LeaderElector(registry ?? server.registry, clock, config, { onStartedLeading: () => events.push(`${identity} start`), onStoppedLeading: () => events.push(`${identity} stop`) }, () => undefined);
+    const e = new LeaderElector(registry ?? server.registry, clock, systemRandom, config, { onStartedLeading: () => events.push(`${identity} start`), onStoppedLeading: () => events.push(`${identity} stop`) }, () => undefined);
     electors.push(e);
     return e;
   };
