@@ -8,8 +8,8 @@
  * move them to the old generation, where they wait for a full GC and leave malloc's heap full of holes.
  */
 export class LengthPrefixedReader {
-  /** Header bytes of a record cut inside or just after its header. */
-  private readonly head: Buffer;
+  /** Header bytes of a record cut inside or just after its header (made when first needed: one reader per call). */
+  private headBuffer: Buffer | undefined;
   private headBytes = 0;
   /** The payload being filled, and how much of it is there. */
   private pending: Buffer | undefined;
@@ -23,8 +23,10 @@ export class LengthPrefixedReader {
     private readonly headerBytes: number,
     private readonly payloadLength: (bytes: Buffer, at: number) => number | string,
     private readonly copyWhole = false,
-  ) {
-    this.head = Buffer.alloc(headerBytes);
+  ) {}
+
+  private get head(): Buffer {
+    return (this.headBuffer ??= Buffer.alloc(this.headerBytes));
   }
 
   /** Calls emit for each whole record (its header at `at` in `header`); returns a complaint for one it cannot read. */
