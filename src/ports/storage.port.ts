@@ -86,8 +86,9 @@ export interface PutOptions {
 
 export interface StoragePort {
   /**
-   * Optional: set when currentRevision, get, range, and create, update and delete without a TTL each fail with
-   * StorageTimeoutError by themselves within this many ms (etcd's calls carry deadlines of their own).
+   * Optional: set when currentRevision, get, range at the latest revision, and create, update and delete without a
+   * TTL each fail with StorageTimeoutError by themselves within this many ms (etcd's calls carry deadlines of their
+   * own; a range at an older revision may take further reads to say why etcd refused it).
    */
   readonly callTimeoutMs?: number;
   /** The store's current revision (a consistent, quorum read for etcd). */

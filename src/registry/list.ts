@@ -7,7 +7,7 @@ import { KList, KObject } from '../machinery/object';
 import { ResourceDefinition, apiVersionOf } from '../machinery/resource-definition';
 import { CompactedError, FutureRevisionError, KeyValue, StoragePort } from '../ports/storage.port';
 import { CorruptObjectError, parseStored } from './codec';
-import { withRevision } from './watch-cache/with-revision';
+import { hasMembers, insertRevision } from './watch-cache/with-revision';
 import { decodeContinue, encodeContinue } from './continue-token';
 import { listPrefix, resourcePrefix } from './keys';
 import { Predicate } from './predicate';
@@ -65,12 +65,13 @@ export async function listFromStorage(def: ResourceDefinition, storage: StorageP
         const obj = parseOrSkip(def, kv, text);
         if (!obj) continue;
         // As the watch cache does: the revision written into the stored text, when it is in the shape this server
-        // stores (an object stored as another kind is converted, and encoded anew).
-        const json = itemsJson && !def.storedAs ? withRevision(text, obj.metadata, kv.modRevision) : undefined;
+        // stores (an object stored as another kind is converted, and encoded anew), for the items that match.
+        const plain = itemsJson !== undefined && !def.storedAs && !('resourceVersion' in obj.metadata);
+        const members = plain && hasMembers(obj.metadata);
         obj.metadata.resourceVersion = String(kv.modRevision);
         if (!req.predicate.matches(obj)) continue;
         items.push(obj);
-        itemsJson?.push(json ?? JSON.stringify(obj));
+        itemsJson?.push((plain && insertRevision(text, members, kv.modRevision)) || JSON.stringify(obj));
         if (limit && items.length >= limit) {
           more = i < page.items.length - 1 || page.more;
           if (more && req.predicate.empty) remaining = page.count - (i + 1);

@@ -9,6 +9,15 @@ import { StorageTimeoutError, type PutOptions, type StoragePort } from '../ports
 
 const graceMs = 100;
 
+/** A call as it is, a synchronous throw turned into a rejection (as `bounded` does). */
+function passThrough<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return call();
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
 export function withDeadlines(storage: StoragePort, timeoutMs: number): StoragePort {
   // One promise and one timer per call; an answer after the deadline is dropped (a promise settles once).
   const bounded = <T>(call: () => Promise<T>): Promise<T> =>
@@ -35,14 +44,15 @@ export function withDeadlines(storage: StoragePort, timeoutMs: number): StorageP
     });
   // Calls the storage bounds by itself in time need no timer of their own (one per call, on every request's path).
   const own = storage.callTimeoutMs !== undefined && storage.callTimeoutMs <= timeoutMs;
-  const single = own ? <T>(call: () => Promise<T>): Promise<T> => call() : bounded;
+  const single = own ? passThrough : bounded;
   // A write with a TTL is two calls to etcd (a lease, then the write): bounded as a whole.
   const write = (options: PutOptions | undefined) => (options?.ttlSeconds ? bounded : single);
   return {
     callTimeoutMs: timeoutMs + graceMs,
     currentRevision: () => single(() => storage.currentRevision()),
     get: (key) => single(() => storage.get(key)),
-    range: (prefix, options) => single(() => storage.range(prefix, options)),
+    // A read at a revision that etcd refuses (compacted, or in the future) is followed by more reads to say why.
+    range: (prefix, options) => (options?.revision ? bounded : single)(() => storage.range(prefix, options)),
     create: (key, value, options) => write(options)(() => storage.create(key, value, options)),
     update: (key, value, rev, options) => write(options)(() => storage.update(key, value, rev, options)),
     delete: (key, rev) => single(() => storage.delete(key, rev)),

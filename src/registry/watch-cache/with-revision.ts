@@ -14,14 +14,19 @@ const colon = 0x3a;
 /** Undefined when the text is not in the expected shape (the caller encodes the object instead). */
 export function withRevision(text: string, metadata: object, rev: number): string | undefined {
   if ('resourceVersion' in metadata) return undefined;
+  return insertRevision(text, hasMembers(metadata), rev);
+}
+
+/** withRevision for a caller that has checked the decoded metadata itself: `members`, whether it has any. */
+export function insertRevision(text: string, members: boolean, rev: number): string | undefined {
   const end = metadataEnd(text);
   if (end < 0) return undefined;
-  let members = false;
-  for (const _ in metadata) {
-    members = true;
-    break;
-  }
   return `${text.slice(0, end)}${members ? ',' : ''}"resourceVersion":"${rev}"${text.slice(end)}`;
+}
+
+export function hasMembers(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
 }
 
 /**
@@ -43,8 +48,7 @@ export function metadataEnd(text: string): number {
       let j = i + 1;
       while (j < text.length && text.charCodeAt(j) <= 0x20) j++;
       if (text.charCodeAt(j) !== colon) continue; // a value, not a key
-      const backslashAt = text.indexOf('\\', start + 1);
-      if (backslashAt >= 0 && backslashAt < i) return -1; // an escaped key
+      for (let k = start + 1; k < i; k++) if (text.charCodeAt(k) === backslash) return -1; // an escaped key (keys are short)
       keyStart = text.startsWith('"metadata"', start) && i === start + 9 ? start : -1;
       if (keyStart >= 0 && (metaDepth >= 0 || end >= 0)) return -1;
     } else if (c === 0x7b || c === 0x5b) {

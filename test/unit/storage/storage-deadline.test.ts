@@ -52,9 +52,17 @@ test('calls a storage bounds by itself get no timer of their own, except a write
   await expect(s.create('/k', Buffer.from('v'), { ttlSeconds: 5 })).rejects.toBeInstanceOf(StorageTimeoutError);
   await expect(s.update('/k', Buffer.from('v'), 1, { ttlSeconds: 5 })).rejects.toBeInstanceOf(StorageTimeoutError);
   await expect(s.compactedRevision()).rejects.toBeInstanceOf(StorageTimeoutError);
+  // A read at a revision may take more reads after etcd refuses it (to tell compacted from future): bounded as a whole.
+  await expect(s.range('/', { revision: 5 })).rejects.toBeInstanceOf(StorageTimeoutError);
   await new Promise((r) => setTimeout(r, 200));
   expect(settled).toBe(false); // left to the storage (which here never answers)
   // A storage whose own deadline is longer than the server's is bounded as before.
   const slower = withDeadlines({ ...hung, callTimeoutMs: 60_000 } as StoragePort, 20);
   await expect(slower.get('/k')).rejects.toBeInstanceOf(StorageTimeoutError);
+});
+
+test('a storage call that throws instead of rejecting is a rejection, with or without the timer', async () => {
+  const throwing = { ...hung, get: () => { throw new Error('sync'); } } as unknown as StoragePort;
+  await expect(withDeadlines(throwing, 20).get('/k')).rejects.toThrow('sync');
+  await expect(withDeadlines({ ...throwing, callTimeoutMs: 20 } as StoragePort, 20).get('/k')).rejects.toThrow('sync');
 });
