@@ -29,7 +29,7 @@ export type StorageList = KList & { itemsJson?: string[] };
 const pageSize = 10000;
 
 export function emptyList(def: ResourceDefinition, resourceVersion: string): KList {
-  return { apiVersion: apiVersionOf(def), kind: def.listKind, metadata: { resourceVersion }, items: [] };
+  return { kind: def.listKind, apiVersion: apiVersionOf(def), metadata: { resourceVersion }, items: [] };
 }
 
 export async function listFromStorage(def: ResourceDefinition, storage: StoragePort, req: StorageListRequest): Promise<StorageList> {

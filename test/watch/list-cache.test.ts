@@ -97,9 +97,8 @@ describe.each(backends)('list and get from the watch cache (%s)', (backend) => {
     // the same members in the same order, item by item.
     const pretty = await fetch(`${s.url}${base}?resourceVersion=${revs[4]}&resourceVersionMatch=Exact&pretty=true`).then((r) => r.text());
     const bytes = await fetch(`${s.url}${base}?resourceVersion=${revs[4]}&resourceVersionMatch=Exact`).then((r) => r.text());
-    expect(JSON.parse(bytes)).toEqual(JSON.parse(pretty));
-    const items = (text: string) => text.slice(text.indexOf('"items":'));
-    expect(items(bytes)).toBe(items(JSON.stringify(JSON.parse(pretty))));
+    // kind before apiVersion in both, as Go encodes a list's TypeMeta.
+    expect(bytes).toBe(JSON.stringify(JSON.parse(pretty)));
     expect(JSON.parse(bytes).items.map((i: any) => i.metadata.resourceVersion)).toEqual(revs.map(String));
     const invalid = await call(s.url, 'GET', `${base}?resourceVersionMatch=Exact`);
     expect(invalid.status).toBe(422);

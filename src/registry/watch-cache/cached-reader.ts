@@ -111,7 +111,7 @@ export class CachedReadPath implements ReadPath {
     }
     const revision = kind.revision;
     const scope = this.cache.matcher(def, predicate, opts.namespace);
-    const head = { apiVersion: apiVersionOf(def), kind: def.listKind };
+    const head = { kind: def.listKind, apiVersion: apiVersionOf(def) };
     if (!scope) return { from: 'cache', list: { ...head, metadata: { resourceVersion: String(revision) }, objects: [] } };
     // RV "0" ignores limit, as upstream's cache does.
     const pageLimit = opts.resourceVersion === '0' ? 0 : limit;
