@@ -229,7 +229,7 @@ export function assemble(opts: AssembleOptions): Assembled {
   );
   const storage = withDeadlines(instrumentStorage(opts.storage, metrics), opts.requestTimeoutMs ?? 10_000);
   // Reads and watches are served from the watch cache, fed by one storage watch per kind.
-  const cache = new WatchCache(storage, definitions, gates, opts.watchCache, log).start();
+  const cache = new WatchCache(storage, definitions, gates, { now: () => systemClock.now().getTime(), ...opts.watchCache }, log).start();
   // Watches go through the registry like every other verb (it hands them to its read path, the watch cache).
   const watch = new WatchStreamServer({ watch: (def, o) => registry.watch(def, o) }, opts.watchStream);
   const security = { ...defaultSecurity, ...opts.security };

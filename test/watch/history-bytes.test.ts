@@ -59,4 +59,15 @@ describe.each(backends)('watch-cache history (%s)', (backend) => {
     expect(ev.type).toBe('ADDED');
     w.close();
   });
+
+  test('the history ages by the clock the cache is given, not by the wall clock', async () => {
+    let ahead = 0;
+    s = await startCacheServer(backend, { watchCache: { historyWindowMs: 60_000, historyTrimIntervalMs: 50, now: () => Date.now() + ahead } });
+    let last = 0;
+    for (let i = 0; i < 3; i++) last = rv((await call(s.url, 'POST', path, cm(`clocked-${i}`))).json);
+    await until(() => configMaps().revision >= last, 'the cache to apply the creates');
+    expect(configMaps().log.length).toBeGreaterThan(0);
+    ahead = 61_000; // a minute later, by the cache's clock
+    await until(() => configMaps().log.length === 0, 'the clock to age the history', 3000);
+  });
 });

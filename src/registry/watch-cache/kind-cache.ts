@@ -64,7 +64,7 @@ export class KindCache {
   ) {
     this.prefix = resourcePrefix(def);
     this.retryMs = options.retryMinMs;
-    this.slabs = new KindSlabs(Date.now, options.compactionIntervalMs);
+    this.slabs = new KindSlabs(options.now, options.compactionIntervalMs);
     this.freshness = new Freshness(
       () => (this.initialized ? this.revision : undefined),
       () => this.handle?.requestProgress?.(),
@@ -189,9 +189,9 @@ export class KindCache {
       if (this.stopped || gen !== this.generation) return;
       if (first) {
         const { historyWindowMs: windowMs, historyMaxEvents: maxEvents } = this.options;
-        this.history = new EventLog(revision, { windowMs, maxEvents }, Date.now, this.budget);
+        this.history = new EventLog(revision, { windowMs, maxEvents }, this.options.now, this.budget);
       } else if (revision > this.revision) {
-        this.resynchronize(loaded, revision, Date.now());
+        this.resynchronize(loaded, revision, this.options.now());
       }
       this.revision = Math.max(this.revision, revision);
       this.initialized = true;
@@ -240,7 +240,7 @@ export class KindCache {
   }
 
   private onEvents(events: StorageEvent[]): void {
-    const now = Date.now();
+    const now = this.options.now();
     // One etcd transaction can change several keys at one revision: compare with the revision before the batch
     // (etcd never splits a revision across responses), not with the event just applied.
     const applied = this.revision;

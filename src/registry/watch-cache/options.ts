@@ -22,6 +22,8 @@ export interface WatchCacheOptions {
   /** Backoff bounds when (re)listing fails. */
   retryMinMs: number;
   retryMaxMs: number;
+  /** The clock of the history's ages and of compaction (ms since the epoch); the server passes its ClockPort. */
+  now: () => number;
 }
 
 export const defaultWatchCacheOptions: WatchCacheOptions = {
@@ -36,4 +38,5 @@ export const defaultWatchCacheOptions: WatchCacheOptions = {
   compactionIntervalMs: 30_000,
   retryMinMs: 100,
   retryMaxMs: 5000,
+  now: Date.now,
 };
