@@ -7,7 +7,7 @@ import { KList, KObject } from '../machinery/object';
 import { ResourceDefinition, apiVersionOf } from '../machinery/resource-definition';
 import { CompactedError, FutureRevisionError, KeyValue, StoragePort } from '../ports/storage.port';
 import { CorruptObjectError, parseStored } from './codec';
-import { hasMembers, insertRevision } from './watch-cache/with-revision';
+import { hasMembers, insertRevision } from './with-revision';
 import { decodeContinue, encodeContinue } from './continue-token';
 import { listPrefix, resourcePrefix } from './keys';
 import { Predicate } from './predicate';

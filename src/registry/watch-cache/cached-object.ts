@@ -9,7 +9,7 @@ import type { KObject } from '../../machinery/object';
 import { parseStored } from '../codec';
 import type { FieldReader } from '../predicate';
 import { SlabWriter } from './byte-slab';
-import { withRevision } from './with-revision';
+import { withRevision } from '../with-revision';
 
 const noFields: Readonly<Record<string, string | undefined>> = Object.freeze({});
 /** Slabs for objects made outside a kind's cache (unit tests). */

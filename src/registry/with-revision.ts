@@ -3,8 +3,8 @@
  * rather than by encoding the decoded object again: storage holds objects as
  * this server encoded them (without resourceVersion), so adding the member
  * before the `}` that closes metadata gives the very bytes JSON.stringify
- * would, at a fraction of the cost (every object the cache takes in, at
- * start and on every write).
+ * would, at a fraction of the cost (every object the watch cache takes in,
+ * and every item of a list read from storage and sent as bytes).
  */
 
 const quote = 0x22;

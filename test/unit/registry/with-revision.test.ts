@@ -1,5 +1,5 @@
 /** resourceVersion written into the stored text gives exactly what encoding the decoded object would. */
-import { metadataEnd, withRevision } from '../../../src/registry/watch-cache/with-revision';
+import { metadataEnd, withRevision } from '../../../src/registry/with-revision';
 
 const viaObject = (text: string, rev: number) => {
   const obj = JSON.parse(text);
