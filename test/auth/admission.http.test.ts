@@ -1,4 +1,5 @@
 /** The spec's permission rules on certificate writes: approve, sign, attest, and the system:masters subject restriction. */
+import { grantClusterRole } from '../support/rbac-grant';
 import { backends } from '../support/test-server';
 import { startSecureTestServer, SecureTestServer, Credentials } from '../support/secure-server';
 import { makeCaCertPem, makeCsrPem, makeLeafCertPem } from '../support/crypto-fixtures';
@@ -12,15 +13,7 @@ describe.each(backends)('certificate admission on %s', (backend) => {
   let s: SecureTestServer;
   let admin: Credentials;
   let alice: Credentials;
-  const grant = async (name: string, rules: unknown[]) => {
-    await s.call('POST', `${rbac}/clusterroles`, admin, { metadata: { name }, rules });
-    const r = await s.call('POST', `${rbac}/clusterrolebindings`, admin, {
-      metadata: { name },
-      roleRef: { apiGroup: 'rbac.authorization.svc.io', kind: 'ClusterRole', name },
-      subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.svc.io', name: 'alice' }],
-    });
-    expect(r.status).toBe(201);
-  };
+  const grant = (name: string, rules: unknown[]) => grantClusterRole(s, admin, name, rules, 'alice');
   const csrBody = async (name: string, signerName: string, organizations: string[] = []) => {
     const { pem } = await makeCsrPem({ keyType: 'ECDSAP256', cn: name, organizations, freshKey: true });
     return { metadata: { name }, spec: { request: b64(pem), signerName, usages: ['digital signature', 'client auth'] } };

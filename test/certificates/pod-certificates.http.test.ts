@@ -4,6 +4,7 @@
  * the PodIdentity extension read by a DER walk written here), what it
  * denies and when it fails; and the `sign` permission /status writes need.
  */
+import { grantClusterRole } from '../support/rbac-grant';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -193,11 +194,7 @@ describe.each(backends)('PodCertificateRequest signer on %s', (backend) => {
 
   it('changing the status needs sign on the signer', async () => {
     const alice = await s.clientCert('alice');
-    const grant = async (name: string, rules: unknown[]) => {
-      expect((await s.call('POST', `${rbac}/clusterroles`, admin, { metadata: { name }, rules })).status).toBe(201);
-      const b = { metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.svc.io', kind: 'ClusterRole', name }, subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.svc.io', name: 'alice' }] };
-      expect((await s.call('POST', `${rbac}/clusterrolebindings`, admin, b)).status).toBe(201);
-    };
+    const grant = (name: string, rules: unknown[]) => grantClusterRole(s, admin, name, rules, 'alice');
     await grant('pcr-status-writer', [{ apiGroups: ['certificates.svc.io'], resources: ['podcertificaterequests', 'podcertificaterequests/status'], verbs: ['get', 'update'] }]);
     await create(pcr('to-fail', 'p256', { signerName: 'example.com/manual' }));
     const current = (await s.call('GET', `${PCRS}/to-fail`, alice)).json;
