@@ -16,6 +16,7 @@ import { EncodedList, encodeList, ReadPath, StorageReadPath } from './reader';
 import { DeleteOptions, FieldValidation, ListOptions, PatchRequest, WriteOptions } from './request';
 import { ResourceStore, UpdateResult } from './store';
 import { applyPatch } from './patch';
+import { writtenJson } from './written-bytes';
 import type { CacheWatcher } from './watch-cache/cache-watcher';
 
 /** A request body as the adapter decoded it, with the duplicate keys it saw. */
@@ -73,6 +74,11 @@ export class Registry {
 
   list(def: ResourceDefinition, opts: ListOptions): Promise<KList> {
     return this.reads.list(def, opts);
+  }
+
+  /** The JSON of an object create() just returned, from the bytes it was stored as (undefined: encode it). */
+  createdJson(obj: KObject): string | undefined {
+    return writtenJson(obj);
   }
 
   /** GET as JSON bytes: the cached bytes when the read path has them, else encoded here. */

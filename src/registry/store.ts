@@ -21,6 +21,7 @@ import {
 } from './admission';
 import { decodeKeyValue, encodeForStorage } from './codec';
 import { encodeWithinLimit } from './object-size';
+import { rememberWritten } from './written-bytes';
 import { RegistryDeps, resourceRef, strategyContext, timestamp } from './context';
 import { objectKey } from './keys';
 import { generateName, generateNameAttempts } from './names';
@@ -148,6 +149,7 @@ export class ResourceStore {
           return obj;
         }
         const rev = await this.deps.storage.create(key, encoded, this.putOptions());
+        if (!def.storedAs) rememberWritten(obj, encoded, rev);
         meta.resourceVersion = String(rev);
         return obj;
       } catch (e) {

@@ -8,7 +8,7 @@ import { KObject, isPlainObject, typeMetaFirst } from '../../machinery/object';
 import { ResourceDefinition, apiVersionOf } from '../../machinery/resource-definition';
 import type { Registry } from '../../registry/registry';
 import type { PatchType } from '../../registry/request';
-import { decodeJson, decodeObjectBody, decodeYaml, negotiate, ResponseFormat } from './media';
+import { decodeJson, decodeObjectBody, decodeYaml, JSON_TYPE, negotiate, ResponseFormat } from './media';
 import { canonicalizeBodyVersion } from './group-alias';
 import { deleteOptions, listOptions, queryBool, writeOptions } from './options';
 import { send, sendBytes, sendError, setWarnings, wantsPretty } from './respond';
@@ -102,7 +102,9 @@ export function resourceHandlers(def: ResourceDefinition, deps: HandlerDeps) {
     const obj = registry.admitBody(def, bodyOf(req, res), opts.fieldValidation, opts.warnings);
     const created = await registry.create(def, namespaceOf(def, req), obj, opts);
     setWarnings(res, opts.warnings);
-    renderObject(req, res, def, 201, created, fmt);
+    const json = fmt === 'json' && !wantsPretty(req) ? registry.createdJson(created) : undefined;
+    if (json !== undefined) sendBytes(res, 201, JSON_TYPE, json);
+    else renderObject(req, res, def, 201, created, fmt);
   });
 
   const get = (subresource?: string) =>

@@ -1,0 +1,63 @@
+/**
+ * A create answers with the bytes it stored plus its revision (the object is not encoded twice): the same bytes a
+ * GET of it returns, on both backends; kinds stored as another kind, pretty output and dry runs are encoded as before.
+ */
+import { backends, CacheServer, cmPath, configMap, send, startWriteServer, until } from './write-helpers';
+
+describe.each(backends)('create responses (%s)', (backend) => {
+  let s: CacheServer;
+  beforeAll(async () => {
+    s = await startWriteServer(backend);
+  });
+  afterAll(async () => {
+    await s.close();
+  });
+
+  test('the created object is answered with the bytes a GET of it returns', async () => {
+    const labels = { 'example.com/x': 'y' };
+    const annotations = { note: 'braces } and { quotes " and \\ and "metadata": {}', unicode: 'é ü 中文 😀' };
+    const created = await send(s, 'POST', cmPath(), configMap('bytes', { metadata: '{"resourceVersion":"1"}' }, { labels, annotations }));
+    expect(created.status).toBe(201);
+    expect(created.headers.get('content-type')).toBe('application/json');
+    expect(created.json.metadata).toMatchObject({ name: 'bytes', labels, annotations, resourceVersion: expect.stringMatching(/^\d+$/) });
+    expect(Object.keys(created.json.metadata).at(-1)).toBe('resourceVersion');
+    expect(created.json.data).toEqual({ metadata: '{"resourceVersion":"1"}' });
+    expect(created.text).toBe(JSON.stringify(created.json));
+    const rv = created.json.metadata.resourceVersion;
+    let got = '';
+    await until(async () => {
+      const r = await send(s, 'GET', `${cmPath()}/bytes?resourceVersion=${rv}`);
+      got = r.text;
+      return r.status === 200;
+    }, 'a GET of the created object');
+    expect(created.text).toBe(got);
+  });
+
+  test('a kind stored as another answers in its own version', async () => {
+    const created = await send(s, 'POST', '/apis/events.svc.io/v1/namespaces/default/events', {
+      kind: 'Event',
+      apiVersion: 'events.svc.io/v1',
+      metadata: { name: 'stored-as-core' },
+      eventTime: '2026-03-01T10:00:00.123456Z',
+      reportingController: 'example.com/c',
+      reportingInstance: 'c-1',
+      action: 'Reconcile',
+      reason: 'Done',
+      type: 'Normal',
+      regarding: { kind: 'ConfigMap', namespace: 'default', name: 'bytes' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.json).toMatchObject({ kind: 'Event', apiVersion: 'events.svc.io/v1', reportingController: 'example.com/c' });
+    expect(created.json.metadata.resourceVersion).toMatch(/^\d+$/);
+  });
+
+  test('pretty output and dry runs are encoded from the object', async () => {
+    const pretty = await send(s, 'POST', `${cmPath()}?pretty=true`, configMap('pretty', { a: '1' }));
+    expect(pretty.status).toBe(201);
+    expect(pretty.text).toBe(`${JSON.stringify(pretty.json, null, 2)}\n`);
+    const dry = await send(s, 'POST', `${cmPath()}?dryRun=All`, configMap('dry', { a: '1' }));
+    expect(dry.status).toBe(201);
+    expect(dry.json.metadata).toMatchObject({ name: 'dry', uid: expect.any(String) });
+    expect((await send(s, 'GET', `${cmPath()}/dry`)).status).toBe(404);
+  });
+});
