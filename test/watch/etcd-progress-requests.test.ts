@@ -85,6 +85,15 @@ describe('a consistent LIST of a quiet kind after another kind changed', () => {
   test('is served from the cache, not from etcd after the wait', async () => {
     const base = '/api/v1/namespaces/progress/configmaps';
     expect((await call(s.url, 'POST', base, cm('quiet'))).status).toBe(201);
+    // The cache holds 'quiet' before the other kind is written. The etcd this suite runs (3.4.23) may answer a progress
+    // request ahead of an event still queued for the watcher (fixed in 3.4.25 and 3.5.8; why the server does not ask
+    // such an etcd by default): then the list missed 'quiet', about once in 20 runs. A GET at resourceVersion=0 never
+    // waits, so it asks for no progress.
+    const deadline = Date.now() + 5000;
+    while ((await call(s.url, 'GET', `${base}/quiet?resourceVersion=0`)).status !== 200) {
+      if (Date.now() > deadline) throw new Error('the cache did not get the created ConfigMap within 5 s');
+      await new Promise((r) => setTimeout(r, 10));
+    }
     const other = await call(s.url, 'POST', '/api/v1/namespaces/progress/serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'busy' } });
     expect(other.status).toBe(201);
     ranges = 0;
