@@ -16,7 +16,6 @@ import { EncodedList, encodeList, ReadPath, StorageReadPath } from './reader';
 import { DeleteOptions, FieldValidation, ListOptions, PatchRequest, WriteOptions } from './request';
 import { ResourceStore, UpdateResult } from './store';
 import { applyPatch } from './patch';
-import { writtenJson } from './written-bytes';
 import type { CacheWatcher } from './watch-cache/cache-watcher';
 
 /** A request body as the adapter decoded it, with the duplicate keys it saw. */
@@ -76,9 +75,9 @@ export class Registry {
     return this.reads.list(def, opts);
   }
 
-  /** The JSON of an object create() just returned, from the bytes it was stored as (undefined: encode it). */
-  createdJson(obj: KObject): string | undefined {
-    return writtenJson(obj);
+  /** create(), with the JSON the created object answers with when the bytes it was stored as give it. */
+  createWithJson(def: ResourceDefinition, namespace: string | undefined, obj: KObject, opts: WriteOptions): Promise<{ object: KObject; json?: string }> {
+    return this.store(def).createWithJson(namespace, obj, opts);
   }
 
   /** GET as JSON bytes: the cached bytes when the read path has them, else encoded here. */

@@ -21,7 +21,7 @@ import {
 } from './admission';
 import { decodeKeyValue, encodeForStorage } from './codec';
 import { encodeWithinLimit } from './object-size';
-import { rememberWritten } from './written-bytes';
+import { hasMembers, insertRevision } from './with-revision';
 import { RegistryDeps, resourceRef, strategyContext, timestamp } from './context';
 import { objectKey } from './keys';
 import { generateName, generateNameAttempts } from './names';
@@ -37,6 +37,14 @@ import { isResetManagedFields } from '../machinery/managed-fields';
  * afresh from the stored bytes (cheaper than cloning `old`).
  */
 export type UpdateFn = (old: KObject | undefined, copy: () => KObject) => Promise<KObject>;
+
+/** What a create wrote: the bytes (without resourceVersion) at their revision. */
+interface Stored {
+  bytes: Buffer;
+  revision: number;
+  /** Whether the stored metadata has members (a comma then goes before resourceVersion). */
+  metadataMembers: boolean;
+}
 
 export interface UpdateResult {
   object: KObject;
@@ -101,6 +109,21 @@ export class ResourceStore {
   }
 
   async create(namespace: string | undefined, obj: KObject, opts: WriteOptions): Promise<KObject> {
+    return (await this.insert(namespace, obj, opts)).object;
+  }
+
+  /**
+   * create(), and the JSON the created object answers with: the bytes it was stored as, with its revision written in
+   * (as a GET of it returns), not a second encoding of the object. No JSON for a dry run, nor for a kind stored as
+   * another kind.
+   */
+  async createWithJson(namespace: string | undefined, obj: KObject, opts: WriteOptions): Promise<{ object: KObject; json?: string }> {
+    const { object, stored } = await this.insert(namespace, obj, opts);
+    if (!stored || this.def.storedAs) return { object };
+    return { object, json: insertRevision(stored.bytes.toString('utf8'), stored.metadataMembers, stored.revision) };
+  }
+
+  private async insert(namespace: string | undefined, obj: KObject, opts: WriteOptions): Promise<{ object: KObject; stored?: Stored }> {
     const { def } = this;
     const ctx = strategyContext(this.deps, opts.user);
     checkTypeMeta(def, obj);
@@ -146,12 +169,12 @@ export class ResourceStore {
         if (opts.dryRun) {
           const existing = await this.deps.storage.get(key);
           if (existing) throw new KeyExistsError(key);
-          return obj;
+          return { object: obj };
         }
         const rev = await this.deps.storage.create(key, encoded, this.putOptions());
-        if (!def.storedAs) rememberWritten(obj, encoded, rev);
+        const stored = { bytes: encoded, revision: rev, metadataMembers: hasMembers(meta) };
         meta.resourceVersion = String(rev);
-        return obj;
+        return { object: obj, stored };
       } catch (e) {
         if (!(e instanceof KeyExistsError)) throw e;
         if (generate && attempt < generateNameAttempts) {

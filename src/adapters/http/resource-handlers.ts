@@ -100,11 +100,11 @@ export function resourceHandlers(def: ResourceDefinition, deps: HandlerDeps) {
     const opts = writeOptions(req, 'CreateOptions');
     opts.apiVersion = requestVersion;
     const obj = registry.admitBody(def, bodyOf(req, res), opts.fieldValidation, opts.warnings);
-    const created = await registry.create(def, namespaceOf(def, req), obj, opts);
+    const asStored = fmt === 'json' && !wantsPretty(req);
+    const created = asStored ? await registry.createWithJson(def, namespaceOf(def, req), obj, opts) : { object: await registry.create(def, namespaceOf(def, req), obj, opts) };
     setWarnings(res, opts.warnings);
-    const json = fmt === 'json' && !wantsPretty(req) ? registry.createdJson(created) : undefined;
-    if (json !== undefined) sendBytes(res, 201, JSON_TYPE, json);
-    else renderObject(req, res, def, 201, created, fmt);
+    if (created.json !== undefined) sendBytes(res, 201, JSON_TYPE, created.json);
+    else renderObject(req, res, def, 201, created.object, fmt);
   });
 
   const get = (subresource?: string) =>
