@@ -21,7 +21,7 @@ import {
 } from './admission';
 import { decodeKeyValue, encodeForStorage } from './codec';
 import { encodeWithinLimit } from './object-size';
-import { hasMembers, insertRevision } from './with-revision';
+import { insertRevision } from './with-revision';
 import { RegistryDeps, resourceRef, strategyContext, timestamp } from './context';
 import { objectKey } from './keys';
 import { generateName, generateNameAttempts } from './names';
@@ -42,8 +42,6 @@ export type UpdateFn = (old: KObject | undefined, copy: () => KObject) => Promis
 interface Stored {
   bytes: Buffer;
   revision: number;
-  /** Whether the stored metadata has members (a comma then goes before resourceVersion). */
-  metadataMembers: boolean;
 }
 
 export interface UpdateResult {
@@ -120,7 +118,8 @@ export class ResourceStore {
   async createWithJson(namespace: string | undefined, obj: KObject, opts: WriteOptions): Promise<{ object: KObject; json?: string }> {
     const { object, stored } = await this.insert(namespace, obj, opts);
     if (!stored || this.def.storedAs) return { object };
-    return { object, json: insertRevision(stored.bytes.toString('utf8'), stored.metadataMembers, stored.revision) };
+    // A created object's metadata always has members (uid, creationTimestamp): a comma goes before resourceVersion.
+    return { object, json: insertRevision(stored.bytes.toString('utf8'), true, stored.revision) };
   }
 
   private async insert(namespace: string | undefined, obj: KObject, opts: WriteOptions): Promise<{ object: KObject; stored?: Stored }> {
@@ -172,9 +171,8 @@ export class ResourceStore {
           return { object: obj };
         }
         const rev = await this.deps.storage.create(key, encoded, this.putOptions());
-        const stored = { bytes: encoded, revision: rev, metadataMembers: hasMembers(meta) };
         meta.resourceVersion = String(rev);
-        return { object: obj, stored };
+        return { object: obj, stored: { bytes: encoded, revision: rev } };
       } catch (e) {
         if (!(e instanceof KeyExistsError)) throw e;
         if (generate && attempt < generateNameAttempts) {
