@@ -33,9 +33,15 @@ export function percentile(sorted, p) {
  * caller's index 0..concurrency-1); ops/s and latency percentiles (ms).
  */
 export async function closedLoop(concurrency, durationMs, fn) {
-  let next = 0;
-  let errors = 0;
   const latencies = [];
+  const r = await loadFor(concurrency, durationMs, fn, latencies);
+  return summary(latencies, r.seconds, r.errors);
+}
+
+/** The closed loop itself: each call's latency pushed to `latencies`; the time it took and the errors. */
+async function loadFor(concurrency, durationMs, fn, latencies, first = 0) {
+  let next = first;
+  let errors = 0;
   const start = performance.now();
   const end = start + durationMs;
   await Promise.all(
@@ -51,9 +57,43 @@ export async function closedLoop(concurrency, durationMs, fn) {
       }
     }),
   );
-  const elapsed = (performance.now() - start) / 1000;
+  return { seconds: (performance.now() - start) / 1000, errors, next };
+}
+
+function summary(latencies, seconds, errors) {
   latencies.sort((a, b) => a - b);
-  return { opsPerSec: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, count: latencies.length };
+  return { opsPerSec: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, count: latencies.length };
+}
+
+/**
+ * Loads that are compared with each other, run in turns: `rounds` rounds of `sliceMs` each, every round in another
+ * order (ABC, CBA, BCA, BAC, CAB, ACB for three). On a shared machine whose speed drifts from one second to the next, back-to-back
+ * runs of a few seconds each compare the machine's moments as much as the loads; taking turns spreads the drift over
+ * every side alike. sides: { name: { concurrency, fn, cpuSeconds? } }, fn as in closedLoop (i counts across the
+ * turns); cpuSeconds() reads the process's CPU seconds for cpuUsPerRequest. Each side's result as closedLoop's.
+ */
+export async function inTurns(sides, rounds, sliceMs) {
+  const names = Object.keys(sides);
+  const acc = Object.fromEntries(names.map((n) => [n, { latencies: [], seconds: 0, errors: 0, next: 0, cpu: 0 }]));
+  for (let r = 0; r < rounds; r++) {
+    const order = r % 2 ? [...names].reverse() : [...names];
+    const turn = Math.floor(r / 2) % names.length;
+    for (const name of [...order.slice(turn), ...order.slice(0, turn)]) {
+      const { concurrency, fn, cpuSeconds } = sides[name];
+      const a = acc[name];
+      const before = cpuSeconds ? await cpuSeconds() : 0;
+      const done = await loadFor(concurrency, sliceMs, fn, a.latencies, a.next);
+      if (cpuSeconds) a.cpu += (await cpuSeconds()) - before;
+      a.seconds += done.seconds;
+      a.errors += done.errors;
+      a.next = done.next;
+    }
+  }
+  return Object.fromEntries(names.map((n) => {
+    const a = acc[n];
+    const s = summary(a.latencies, a.seconds, a.errors);
+    return [n, sides[n].cpuSeconds ? { ...s, cpuUsPerRequest: s.count ? (a.cpu * 1e6) / s.count : NaN } : s];
+  }));
 }
 
 /** fn repeated n times, one at a time: latency percentiles (ms) and the count. */
