@@ -22,7 +22,7 @@ import {
 import { isPlainObject, KObject } from '../machinery/object';
 import { apiVersionOf, ResourceDefinition } from '../machinery/resource-definition';
 import { schemaOf } from '../machinery/schema/schema';
-import { checkAndPrune } from '../machinery/schema/decode';
+import { checkTypes } from '../machinery/schema/decode';
 import { errors } from '../machinery/status';
 import { timestamp } from './context';
 import { lastAppliedAnnotation, allowedByLastApplied, rewriteLastApplied } from './last-applied';
@@ -42,6 +42,7 @@ export async function applyServerSide(
   subresource?: string,
 ): Promise<KObject> {
   opts.appliedManagedFields = true; // this request's entry is the Apply entry computed here
+  // The request's configuration stays as it came (a retry of the update applies it again): the merge works on a copy.
   const original = decodeConfig(req.body);
   const config = structuredClone(original);
   checkConfig(def, config, opts, name);
@@ -50,28 +51,36 @@ export async function applyServerSide(
     throw errors.conflict({ group: def.group, plural: def.plural }, name, `uid mismatch: the provided object specified uid ${meta.uid}, and no existing object was found`);
   }
   dropResetFields(def, config, subresource);
+  // A run may leave parts of its configuration in its result: a second run (forced, after conflicts) gets a new copy.
+  const copyAgain = (): Config => {
+    const again = structuredClone(original);
+    validateConfig(again, schemaOf(def.schemaRoot), false); // drops the undeclared fields, as checkConfig did
+    dropResetFields(def, again, subresource);
+    return again;
+  };
 
   const ctx = updaterContext(def, subresource);
   const version = opts.apiVersion ?? apiVersionOf(def);
   const manager = opts.fieldManager || 'unknown';
   const id = managerIdentifier({ manager, operation: 'Apply', subresource });
+  // `live` is this attempt's own decoding of the stored object: the result may share its parts.
   const base = live ? withoutManagedFields(live) : ({ metadata: {} } as KObject);
-  const run = (force: boolean): { managed: Managed; object: Record<string, unknown>; noop: boolean } => {
+  const run = (force: boolean, cfg: Config): { managed: Managed; object: Record<string, unknown>; noop: boolean } => {
     const managed = live ? storedManaged(live) : emptyManaged();
-    const out = applyOwnership(base, structuredClone(config), version, managed.sets, id, force, ctx);
+    const out = applyOwnership(base, cfg, version, managed.sets, id, force, ctx);
     return { managed, ...out };
   };
 
   let result;
   try {
-    result = run(!!req.force);
+    result = run(!!req.force, config);
   } catch (e) {
     if (!(e instanceof ConflictError)) throw e;
     // kubectl moving from client-side to server-side apply may take over what its last-applied annotation lists.
     const allowed = manager === 'kubectl' && live ? allowedByLastApplied(def, live) : undefined;
     const remaining = allowed ? e.conflicts.filter((c) => !allowed.has(c.path)) : e.conflicts;
     if (remaining.length) throw errors.applyConflict(conflictMessage(remaining), conflictCauses(remaining));
-    result = run(true);
+    result = run(true, copyAgain());
   }
 
   const { managed } = result;
@@ -82,7 +91,7 @@ export async function applyServerSide(
     else managed.sets.set(id, { ...own, set });
   }
   if (!result.noop) managed.times.set(id, timestamp(now));
-  const obj = (result.noop ? structuredClone(base) : dropNulls(result.object)) as KObject;
+  const obj = (result.noop ? base : dropNulls(result.object)) as KObject;
   if (!isPlainObject(obj.metadata)) obj.metadata = {};
   if (manager === 'kubectl' && obj.metadata.annotations?.[lastAppliedAnnotation]) rewriteLastApplied(obj, original);
   setManagedFields(obj, encodeManagedFields(managed));
@@ -98,7 +107,7 @@ function decodeConfig(body: unknown): Config {
     const got = Array.isArray(body) ? 'array' : typeof body;
     throw errors.badRequest(`error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${got} into Go value of type map[string]interface {}`);
   }
-  return structuredClone(body) as Config;
+  return body as Config;
 }
 
 /** `<group>/<version>, Kind=<kind>` as Go prints a GroupVersionKind parsed from the body. */
@@ -130,7 +139,7 @@ function checkConfig(def: ResourceDefinition, config: Config, opts: WriteOptions
   }
   if (opts.fieldValidation === 'Warn') opts.warnings.push(...report.unknownFields.map((f) => `unknown field "${f}"`));
   // Numbers must also fit their integer field's Go type (int32, int64), as decoding into the object checks.
-  const typed = checkAndPrune(structuredClone(config), schemaOf(def.schemaRoot), '', def.kind);
+  const typed = checkTypes(config, schemaOf(def.schemaRoot), '', def.kind);
   if (typed.typeErrors.length) {
     throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${typed.typeErrors.join(', ')}`);
   }

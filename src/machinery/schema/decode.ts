@@ -85,11 +85,18 @@ function matchesType(s: Schema, v: unknown): boolean {
  */
 export function checkAndPrune(value: unknown, schema: Schema, path = '', rootName = ''): DecodeReport {
   const report: DecodeReport = { unknownFields: [], typeErrors: [] };
-  walk(value, schema, path, report, rootName);
+  walk(value, schema, path, report, rootName, true);
   return report;
 }
 
-function walk(value: unknown, raw: Schema | undefined, path: string, report: DecodeReport, owner: string): void {
+/** checkAndPrune's report, leaving `value` as it is. */
+export function checkTypes(value: unknown, schema: Schema, path = '', rootName = ''): DecodeReport {
+  const report: DecodeReport = { unknownFields: [], typeErrors: [] };
+  walk(value, schema, path, report, rootName, false);
+  return report;
+}
+
+function walk(value: unknown, raw: Schema | undefined, path: string, report: DecodeReport, owner: string, prune: boolean): void {
   const s = deref(raw);
   if (!s || value === null || value === undefined) return;
   const intType = typeof value === 'number' ? integerType(s) : undefined;
@@ -111,8 +118,9 @@ function walk(value: unknown, raw: Schema | undefined, path: string, report: Dec
   if (Array.isArray(value)) {
     const item = deref(s)?.items;
     // Go decodes a null list item of struct type as the zero struct, which validation then reports.
-    if (itemSchema(s)?.properties) value.forEach((v, i) => v === null && (value[i] = {}));
-    value.forEach((v, i) => walk(v, item, `${path}[${i}]`, report, structName(item?.$ref, owner)));
+    // (A zero struct has nothing to report: without pruning, the null is simply skipped.)
+    if (prune && itemSchema(s)?.properties) value.forEach((v, i) => v === null && (value[i] = {}));
+    value.forEach((v, i) => walk(v, item, `${path}[${i}]`, report, structName(item?.$ref, owner), prune));
     return;
   }
   if (!isPlainObject(value)) return;
@@ -124,10 +132,10 @@ function walk(value: unknown, raw: Schema | undefined, path: string, report: Dec
     if (!child) {
       if (props || s.additionalProperties === false) {
         report.unknownFields.push(childPath);
-        delete value[key];
+        if (prune) delete value[key];
       }
       continue;
     }
-    walk(value[key], child, childPath, report, structName(declared?.$ref, owner));
+    walk(value[key], child, childPath, report, structName(declared?.$ref, owner), prune);
   }
 }
