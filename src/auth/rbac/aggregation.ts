@@ -4,6 +4,7 @@
  * clusterRoleSelectors, selector by selector, roles by name, without duplicates. Pure: the caller
  * passes every ClusterRole (e.g. from the watch cache) and writes the result.
  */
+import { compareGoStrings } from '../../machinery/go-string-order';
 import { labelSelectorAsSelector, MetaLabelSelector } from '../../machinery/label-selector';
 import { normalizeRule, ruleObject } from './covers';
 import type { PolicyRule } from './policy-rule';
@@ -22,7 +23,7 @@ export interface ClusterRoleLike {
 export function aggregatedRules(role: ClusterRoleLike, allClusterRoles: readonly ClusterRoleLike[]): PolicyRule[] | undefined {
   const aggregation = role.aggregationRule;
   if (aggregation === undefined || aggregation === null) return undefined;
-  const byName = [...allClusterRoles].sort((a, b) => compareNames(a.metadata.name ?? '', b.metadata.name ?? ''));
+  const byName = [...allClusterRoles].sort((a, b) => compareGoStrings(a.metadata.name ?? '', b.metadata.name ?? ''));
   const rules: PolicyRule[] = [];
   const seen = new Set<string>();
   for (const selector of aggregation.clusterRoleSelectors ?? []) {
@@ -40,7 +41,4 @@ export function aggregatedRules(role: ClusterRoleLike, allClusterRoles: readonly
   return rules;
 }
 
-/** Go's string order: by UTF-8 bytes, not UTF-16 code units. */
-function compareNames(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
-}
+

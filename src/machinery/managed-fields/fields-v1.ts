@@ -16,11 +16,11 @@ export function setToFieldsV1(set: FieldSet): FieldsV1 {
 function encode(set: FieldSet, selfMember: boolean): FieldsV1 {
   const out: FieldsV1 = {};
   if (selfMember) out['.'] = {};
+  // Keyed by their FieldsV1 spelling already: sorted with it, nothing is spelled again.
   const elements = new Map<string, PathElement>();
   for (const [k, pe] of set.members) elements.set(k, pe);
   for (const [k, c] of set.children) if (!c.set.empty()) elements.set(k, c.pe);
-  for (const pe of [...elements.values()].sort(compareElements)) {
-    const k = serializeElement(pe);
+  for (const [k] of [...elements].sort((x, y) => compareElements(x[1], y[1]))) {
     const child = set.children.get(k);
     const member = set.members.has(k);
     out[k] = child && !child.set.empty() ? encode(child.set, member) : {};
@@ -35,10 +35,14 @@ export function fieldsV1ToSet(fields: unknown): FieldSet {
   return children ?? new FieldSet();
 }
 
+/** What an element without children decodes to (most of them: `{}`); shared, callers only read it. */
+const leaf: { children?: FieldSet; member: boolean } = { member: true };
+
 function decode(obj: Record<string, unknown>): { children?: FieldSet; member: boolean } {
   let children: FieldSet | undefined;
   let member = false;
-  for (const [key, value] of Object.entries(obj)) {
+  for (const key in obj) {
+    const value = obj[key];
     if (key === '.') {
       member = true;
       continue;
@@ -53,13 +57,14 @@ function decode(obj: Record<string, unknown>): { children?: FieldSet; member: bo
     if (!isPlainObject(value)) throw new Error(`value of ${key} must be a JSON object`);
     const sub = decode(value);
     children ??= new FieldSet();
-    if (sub.member) children.members.set(serializeElement(pe), pe);
+    // A field's key is its own spelling; other elements are spelled anew, as their JSON may be written differently.
+    if (sub.member) children.members.set('field' in pe ? key : serializeElement(pe), pe);
     if (sub.children) {
       const into = children.descend(pe);
       for (const [k, m] of sub.children.members) into.members.set(k, m);
       for (const [k, c] of sub.children.children) into.children.set(k, c);
     }
   }
-  if (!children) member = true;
+  if (!children) return leaf;
   return { children, member };
 }

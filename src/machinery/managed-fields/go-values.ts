@@ -4,6 +4,7 @@
  * byte-identical to what kube-apiserver writes, so the encoding follows Go's
  * encoding/json (sorted map keys, HTML-safe escapes) rather than JSON.stringify.
  */
+import { compareGoStrings } from '../go-string-order';
 import { isPlainObject } from '../object';
 
 const shortEscapes: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
@@ -42,11 +43,8 @@ export function goJson(v: unknown): string {
   return 'null';
 }
 
-/** Ordinal string comparison (Go compares strings bytewise; UTF-16 order only differs outside the BMP). */
-export function byteCompare(a: string, b: string): number {
-  if (a === b) return 0;
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
-}
+/** Ordinal string comparison, as Go compares strings (by their UTF-8 bytes). */
+export const byteCompare = compareGoStrings;
 
 /** Go's %q for a string (strconv.Quote): JSON-like, but \x escapes and no HTML escaping. */
 export function goQuote(s: string): string {
