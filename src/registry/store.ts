@@ -33,8 +33,10 @@ import { isResetManagedFields } from '../machinery/managed-fields';
 /**
  * Produces the new version of an object from the stored one (undefined when
  * absent). `old` is compared with the result afterwards, so it is never
- * changed: a producer that edits a copy takes one from `copy()`, decoded
- * afresh from the stored bytes (cheaper than cloning `old`).
+ * changed, and the result must share nothing with it that is changed later:
+ * a producer that edits a copy takes one from `copy()`, decoded afresh from
+ * the stored bytes (cheaper than cloning `old`); the JSON, merge and strategic
+ * patch functions copy their input themselves and are handed `old`.
  */
 export type UpdateFn = (old: KObject | undefined, copy: () => KObject) => Promise<KObject>;
 

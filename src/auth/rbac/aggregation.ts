@@ -40,5 +40,3 @@ export function aggregatedRules(role: ClusterRoleLike, allClusterRoles: readonly
   }
   return rules;
 }
-
-

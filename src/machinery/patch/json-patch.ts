@@ -20,7 +20,8 @@ export function applyJsonPatch(doc: unknown, patchBody: unknown): unknown {
       `The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${ops.length}`,
     );
   }
-  // Copies of both: the library mutates the document and inserts op values by reference.
+  // Copies of both: the library mutates the document and inserts op values by reference (and the registry passes the
+  // stored object itself).
   let current = deepCopy(doc);
   const patch = deepCopy(ops);
   patch.forEach((op, i) => {

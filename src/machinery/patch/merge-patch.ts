@@ -2,7 +2,8 @@
  * JSON Merge Patch (RFC 7386) with the edge cases of the library upstream
  * uses (evanphx/json-patch v4 MergePatch): objects merge recursively, null
  * deletes, everything else replaces wholesale; nulls inside newly inserted
- * objects are pruned.
+ * objects are pruned. Neither input is changed (the registry passes the
+ * stored object itself), and the result shares nothing with them.
  */
 import { deepCopy } from '../object';
 import { errors } from '../status';
