@@ -5,6 +5,7 @@
 import yaml from 'js-yaml';
 import { errors } from '../../machinery/status';
 import { findDuplicateKeys } from './json-duplicates';
+import { aliasProblem } from './yaml-aliases';
 import { duplicateYamlKeys } from './yaml-duplicates';
 import { jsonDepthExceeds, maxJsonDepth } from './json-depth';
 import { decodeKubernetesProtobuf } from './protobuf';
@@ -117,21 +118,26 @@ export function decodeJson(body: Buffer): DecodedRequestBody {
 
 export function decodeYaml(body: Buffer): DecodedRequestBody {
   const text = body.toString('utf8');
+  let decoded: DecodedRequestBody | undefined;
   try {
     // CORE_SCHEMA: timestamps stay strings, as sigs.k8s.io/yaml leaves them.
-    return { object: yaml.load(text, { schema: yaml.CORE_SCHEMA }), duplicateFields: [] };
+    decoded = { object: yaml.load(text, { schema: yaml.CORE_SCHEMA }), duplicateFields: [] };
   } catch (e) {
     const err = e as yaml.YAMLException;
     if (!/duplicate|duplicated mapping key/i.test(err.message)) throw errors.badRequest(`error decoding YAML: ${err.reason ?? err.message}`);
   }
-  // Duplicate keys: keep the last one (as upstream) and report each duplicate.
-  let object: unknown;
-  try {
-    object = yaml.load(text, { json: true, schema: yaml.CORE_SCHEMA });
-  } catch (e) {
-    throw errors.badRequest(`error decoding YAML: ${(e as yaml.YAMLException).reason ?? (e as Error).message}`);
+  if (!decoded) {
+    // Duplicate keys: keep the last one (as upstream) and report each duplicate.
+    try {
+      decoded = { object: yaml.load(text, { json: true, schema: yaml.CORE_SCHEMA }), duplicateFields: duplicateYamlKeys(text) };
+    } catch (e) {
+      throw errors.badRequest(`error decoding YAML: ${(e as yaml.YAMLException).reason ?? (e as Error).message}`);
+    }
   }
-  return { object, duplicateFields: duplicateYamlKeys(text) };
+  // Before anything walks it: aliases may make a short text a huge (or endless) object.
+  const aliasing = aliasProblem(decoded.object, text);
+  if (aliasing) throw errors.badRequest(`error decoding YAML: ${aliasing}`);
+  return decoded;
 }
 
 /** YAML keys are sorted, as upstream's JSON-to-YAML conversion does. */
