@@ -3,13 +3,21 @@
  * more than 10000 operations 413, and any operation that fails 422 with the
  * generic "rejected our request" text (the library detail is dropped).
  */
-import { applyOperation, Operation } from 'fast-json-patch';
+import { applyOperation, getValueByPointer, Operation } from 'fast-json-patch';
 import { deepCopy } from '../object';
+import { goJson } from '../managed-fields/go-values';
 import { errors } from '../status';
 import { JsonMap, decodeBody, has, isPlainObject, jsonWord } from './json-values';
 import { unprocessable } from './patch-errors';
 
 export const MAX_JSON_PATCH_OPERATIONS = 10000;
+
+/**
+ * What `copy` operations may add up to, in bytes of the JSON they copy (upstream's JSONPatchMaxCopyBytes, its 3 MiB
+ * request body limit): each copy may copy what earlier ones built, so a few dozen operations of a small patch would
+ * otherwise double the object until the server runs out of memory.
+ */
+export const MAX_JSON_PATCH_COPY_BYTES = 3 * 1024 * 1024;
 
 const RFC_OPS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
 
@@ -24,9 +32,16 @@ export function applyJsonPatch(doc: unknown, patchBody: unknown): unknown {
   // stored object itself).
   let current = deepCopy(doc);
   const patch = deepCopy(ops);
+  let copied = 0;
   patch.forEach((op, i) => {
     if (op === null || !RFC_OPS.has(String(op.op))) throw unprocessable(`Unexpected kind: ${String(op?.op ?? 'unknown')}`);
     if (nullTestOnAbsentKey(current, op)) return;
+    if (op.op === 'copy') {
+      copied += copySize(current, op.from);
+      if (copied > MAX_JSON_PATCH_COPY_BYTES) {
+        throw unprocessable(`Unable to complete the copy, the accumulated size increase of copy is ${copied}, exceeding the limit ${MAX_JSON_PATCH_COPY_BYTES}`);
+      }
+    }
     try {
       current = applyOperation(current, op as unknown as Operation, true, true, true, i).newDocument;
     } catch (e) {
@@ -64,4 +79,16 @@ function nullTestOnAbsentKey(doc: unknown, op: JsonMap): boolean {
   }
   const last = tokens[tokens.length - 1];
   return isPlainObject(node) && (!has(node, last) || node[last] === null);
+}
+
+/** The size of what a copy from `from` adds: its JSON, as Go writes it (0 when there is nothing there to copy). */
+function copySize(doc: unknown, from: unknown): number {
+  if (typeof from !== 'string' || (from !== '' && !from.startsWith('/'))) return 0;
+  let value: unknown;
+  try {
+    value = getValueByPointer(doc, from);
+  } catch {
+    return 0; // the operation itself fails, as it would have
+  }
+  return value === undefined ? 0 : Buffer.byteLength(goJson(value));
 }

@@ -1,5 +1,6 @@
 /** JSON Patch (RFC 6902) with upstream's error mapping. */
-import { MAX_JSON_PATCH_OPERATIONS, applyJsonPatch } from '../../../src/machinery/patch/json-patch';
+import { MAX_JSON_PATCH_COPY_BYTES, MAX_JSON_PATCH_OPERATIONS, applyJsonPatch } from '../../../src/machinery/patch/json-patch';
+import { ApiError } from '../../../src/machinery/status';
 import { GENERIC_422, statusOf } from './helpers';
 
 const doc = () => ({ metadata: { name: 'cm', labels: { app: 'x' } }, data: { a: '1', 'k/1': 'slash', 'k~1': 'tilde' }, list: [1, 2, 3] });
@@ -108,6 +109,33 @@ describe('JSON patch errors', () => {
       reason: 'RequestEntityTooLarge',
       code: 413,
     });
+  });
+
+  // Each copy of the map into itself doubles it: without a limit, forty such operations (3.5 KB) would need terabytes.
+  const doubling = (times: number, value = 'x'.repeat(1000)) => [
+    { op: 'add', path: '/grow', value: { v: value } },
+    ...Array.from({ length: times }, (_, i) => ({ op: 'copy', from: '/grow', path: `/grow/c${i}` })),
+  ];
+
+  it('refuses copies that add up to more than 3 MiB with the generic 422, as upstream (JSONPatchMaxCopyBytes)', () => {
+    let err: unknown;
+    try {
+      applyJsonPatch(doc(), doubling(12));
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).status).toEqual(GENERIC_422);
+    expect(String((err as ApiError).cause)).toMatch(/^Unable to complete the copy, the accumulated size increase of copy is \d+, exceeding the limit 3145728$/);
+  });
+
+  it('counts each copy by the JSON it copies, as Go writes it', () => {
+    // 1,000-byte values: {"v":"..."} is 1,008 bytes, and the nth copy copies 2^(n-1) times that plus the keys added.
+    const out = applyJsonPatch(doc(), doubling(10)) as { grow: Record<string, unknown> };
+    expect(Buffer.byteLength(JSON.stringify(out.grow))).toBeLessThan(MAX_JSON_PATCH_COPY_BYTES);
+    // Go writes < as \u003c: 300,000 of them are 1.8 MB, so the second copy passes 3 MiB; as many a's copy three times.
+    expect(statusOf(() => applyJsonPatch(doc(), doubling(3, '<'.repeat(300_000))))).toEqual(GENERIC_422);
+    expect(applyJsonPatch(doc(), doubling(3, 'a'.repeat(300_000)))).toBeDefined();
   });
 
   it('refuses bodies that are not an array of objects with 400', () => {

@@ -1,14 +1,16 @@
 /**
- * A YAML body of a few hundred bytes whose aliases stand for 387 million nodes used to keep the server busy (and
- * growing by gigabytes) for as long as anyone waited; an anchor that contains itself made a cycle. Both are now a 400
- * with go-yaml's words, as a create and as a server-side apply, and the server goes on answering.
+ * Small bodies that stand for huge objects. A YAML body of a few hundred bytes whose aliases stand for 387 million
+ * nodes used to keep the server busy (and growing by gigabytes) for as long as anyone waited, and an anchor that
+ * contains itself made a cycle: both are now a 400 with go-yaml's words, as a create and as a server-side apply. A
+ * JSON patch of a few KB whose copies double the object did the same: copies may now add 3 MiB at most (upstream's
+ * JSONPatchMaxCopyBytes), past which the patch is upstream's generic 422.
  */
 import { laughs } from '../support/yaml-bombs';
 import { apply, CacheServer, cmPath, send, startWriteServer } from './write-helpers';
 
 const bomb = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  labels:\n${laughs(9, 9, '    ')}`;
 
-describe('YAML aliases (lmdb)', () => {
+describe('hostile bodies (lmdb)', () => {
   let s: CacheServer;
   beforeAll(async () => {
     s = await startWriteServer('lmdb');
@@ -34,5 +36,17 @@ describe('YAML aliases (lmdb)', () => {
     const r = await send(s, 'POST', cmPath(), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: aliased\n  labels: &l {a: b}\n  annotations: *l\n', 'application/yaml');
     expect(r.status).toBe(201);
     expect(r.json.metadata).toMatchObject({ labels: { a: 'b' }, annotations: { a: 'b' } });
+  });
+
+  test('a JSON patch whose copies double the object is a 422 and changes nothing', async () => {
+    expect((await send(s, 'POST', cmPath(), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'copies' }, data: { a: '1' } })).status).toBe(201);
+    const ops = [
+      { op: 'add', path: '/metadata/annotations', value: { v: 'x'.repeat(1000) } },
+      ...Array.from({ length: 12 }, (_, i) => ({ op: 'copy', from: '/metadata/annotations', path: `/metadata/annotations/c${i}` })),
+    ];
+    const r = await send(s, 'PATCH', `${cmPath()}/copies`, ops, 'application/json-patch+json');
+    expect([r.status, r.json?.reason, r.json?.message]).toEqual([422, 'Invalid', 'the server rejected our request due to an error in our request']);
+    const got = await send(s, 'GET', `${cmPath()}/copies`);
+    expect(got.json.metadata.annotations).toBeUndefined();
   });
 });
