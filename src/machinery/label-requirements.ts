@@ -3,6 +3,7 @@
  * 1.32): construction with upstream's checks and messages, matching, and
  * the canonical string form. The string parser lives in labels.ts.
  */
+import { uniqueStrings } from './unique-strings';
 import { FieldError, FieldPath, RenderedValue, errorText, fieldErrors } from './field-errors';
 import { isQualifiedName, isValidLabelValue } from './validation/names';
 
@@ -26,7 +27,7 @@ export class LabelSelectorError extends Error {
 
 /** Go's error text of an ErrorList aggregate: duplicates dropped, several bracketed. */
 export function aggregateText(errs: FieldError[]): string {
-  const texts = [...new Set(errs.map(errorText))];
+  const texts = uniqueStrings(errs.map(errorText));
   return texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`;
 }
 

@@ -41,7 +41,7 @@ export function validateLabelSelector(
   const p = toPath(path);
   const errs = validateLabels(sel.matchLabels, p.child('matchLabels'));
   (sel.matchExpressions ?? []).forEach((expr, i) => {
-    errs.push(...validateLabelSelectorRequirement(expr, p.child('matchExpressions').index(i), opts));
+    for (const e of validateLabelSelectorRequirement(expr, p.child('matchExpressions').index(i), opts)) errs.push(e);
   });
   return errs;
 }

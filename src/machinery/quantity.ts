@@ -190,7 +190,12 @@ export function compareQuantities(a: Quantity | string, b: Quantity | string): -
 function decimalString(unscaled: bigint, scale: number, format: QuantityFormat): string {
   let n = unscaled;
   let e = scale;
-  while (n % 10n === 0n) (n /= 10n), e++;
+  // The trailing zeros of the digits, dropped at once (one division per zero is quadratic in a long number).
+  const digits = n.toString();
+  let end = digits.length;
+  while (n !== 0n && end > 0 && digits.charCodeAt(end - 1) === 0x30) end--;
+  const zeros = digits.length - end;
+  if (zeros) (n /= 10n ** BigInt(zeros)), (e += zeros);
   while (e % 3 !== 0) (n *= 10n), e--;
   const si = Object.entries(decimalSuffixes).find(([, x]) => x === e);
   // Past `E` (or below `n`) 1.32 dropped the suffix and so the magnitude; newer upstream uses `e<N>`, as we do.

@@ -2,6 +2,7 @@
  * Kubernetes Status bodies and the API errors that carry them. Every error a
  * client sees is built here; the HTTP adapter only writes `status` out.
  */
+import { uniqueStrings } from './unique-strings';
 import { FieldError, errorBody, errorText } from './field-errors';
 
 export interface StatusCause {
@@ -101,7 +102,7 @@ export const errors = {
 
   /** 422 for a kind's object: `<Kind[.group]> "<name>" is invalid: ...`. */
   invalid: (kind: { group: string; kind: string }, name: string, errs: FieldError[]) => {
-    const texts = [...new Set(errs.map(errorText))];
+    const texts = uniqueStrings(errs.map(errorText));
     const summary = texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`;
     const details: StatusDetails = {};
     if (name) details.name = name;

@@ -137,7 +137,7 @@ function checkConfig(def: ResourceDefinition, config: Config, opts: WriteOptions
     const n = typeof meta.name === 'string' ? meta.name : name;
     throw errors.badRequest(`failed to create typed patch object (${ns}/${n}; ${gvk}): ${validationMessage(report.errors)}`);
   }
-  if (opts.fieldValidation === 'Warn') opts.warnings.push(...report.unknownFields.map((f) => `unknown field "${f}"`));
+  if (opts.fieldValidation === 'Warn') for (const f of report.unknownFields) opts.warnings.push(`unknown field "${f}"`);
   // Numbers must also fit their integer field's Go type (int32, int64), as decoding into the object checks.
   const typed = checkTypes(config, schemaOf(def.schemaRoot), '', def.kind);
   if (typed.typeErrors.length) {
@@ -191,5 +191,5 @@ function strictDuplicates(req: PatchRequest, opts: WriteOptions): void {
   if (!req.duplicateFields.length || opts.fieldValidation === 'Ignore') return;
   const text = ['error converting YAML to JSON: yaml: unmarshal errors:', ...req.duplicateFields.map((d) => `  ${d}`)].join('\n');
   if (opts.fieldValidation === 'Strict') throw errors.badRequest(`error strict decoding YAML: ${text}`);
-  opts.warnings.push(...text.split('\n'));
+  for (const line of text.split('\n')) opts.warnings.push(line); // no spread: there may be a great many
 }

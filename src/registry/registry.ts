@@ -57,7 +57,7 @@ export class Registry {
     if (validation === 'Strict' && problems.length) {
       throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: strict decoding error: ${problems.join(', ')}`);
     }
-    if (validation === 'Warn') warnings.push(...problems);
+    if (validation === 'Warn') for (const p of problems) warnings.push(p); // no spread: there may be a great many
     return obj;
   }
 

@@ -49,4 +49,19 @@ describe('hostile bodies (lmdb)', () => {
     const got = await send(s, 'GET', `${cmPath()}/copies`);
     expect(got.json.metadata.annotations).toBeUndefined();
   });
+
+  test('a long field manager of bad characters is one error for them, not one each (each with the whole name)', async () => {
+    const managedFields = [{ manager: '\u007f'.repeat(200), operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: {} }];
+    const r = await send(s, 'POST', cmPath(), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'manager', managedFields } });
+    expect(r.status).toBe(422);
+    expect(r.json.details.causes.map((c: { reason: string }) => c.reason)).toEqual(['FieldValueTooLong', 'FieldValueInvalid']);
+  });
+
+  test('a quarter of a million duplicate keys is one warning, not a failure of the server', async () => {
+    const body = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"dups"},"data":{${'"a":"1",'.repeat(250_000)}"a":"1"}}`;
+    const r = await send(s, 'POST', cmPath(), body);
+    expect(r.status).toBe(201);
+    expect(r.headers.get('warning')).toBe('299 - "duplicate field \\"data.a\\""');
+  });
 });
+

@@ -1,4 +1,5 @@
 /** Writing objects and Status errors, in the negotiated encoding. */
+import { uniqueStrings } from '../../machinery/unique-strings';
 import type { Request, Response } from 'express';
 import { ApiError, errors, Status } from '../../machinery/status';
 import { encodeBody, negotiate, ResponseFormat } from './media';
@@ -14,7 +15,7 @@ export function wantsPretty(req: Request): boolean {
 
 /** Upstream's Warning header: code 299, agent "-", quoted text with `"` and `\` escaped. */
 export function setWarnings(res: Response, warnings: string[]): void {
-  const unique = [...new Set(warnings)];
+  const unique = uniqueStrings(warnings);
   if (unique.length === 0) return;
   res.setHeader(
     'Warning',

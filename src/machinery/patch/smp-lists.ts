@@ -62,10 +62,18 @@ export function mergeList(original: unknown[], patch: unknown[], field: ListFiel
   let merged: unknown[];
   let backing: LiveBacking | undefined;
   if (kind !== 'map') {
-    if (isDeleteList) return { merged: original.filter((v) => !patch.some((d) => same(d, v))), live: original };
+    if (isDeleteList) {
+      const deleted = new FirstIndex(patch);
+      return { merged: original.filter((v) => deleted.indexOf(v) < 0), live: original };
+    }
     merged = [];
     // a union: duplicates already in the live list collapse too, as upstream's deduplication does
-    for (const v of [...original, ...patch]) if (!merged.some((m) => same(m, v))) merged.push(v);
+    const kept = new FirstIndex();
+    for (const v of [...original, ...patch]) {
+      if (kept.indexOf(v) >= 0) continue;
+      kept.add(v, merged.length);
+      merged.push(v);
+    }
   } else {
     if (!mergeKey) throw smpErrors.other('cannot merge lists without merge key for struct');
     backing = new LiveBacking(original);
@@ -157,9 +165,10 @@ function indexByKey(list: unknown[], mergeKey: string, value: unknown): number {
 export function partition(merged: unknown[], by: unknown[], mergeKey: string): [unknown[], unknown[]] {
   const inBy: unknown[] = [];
   const serverOnly: unknown[] = [];
+  const named = mergeKey ? undefined : new FirstIndex(by);
   for (const v of merged) {
     let found: boolean;
-    if (!mergeKey) found = by.some((b) => same(b, v));
+    if (named) found = named.indexOf(v) >= 0;
     else {
       if (!isPlainObject(v)) throw smpErrors.badArgType(MAP_TYPE, v);
       if (!has(v, mergeKey)) throw smpErrors.noMergeKey(v, mergeKey);
@@ -181,6 +190,7 @@ export function normalizeElementOrder(
 ): unknown[] {
   const left = sortBy(serverOnly, serverOrder, mergeKey, kind);
   const right = sortBy(inPatch, patchOrder, mergeKey, kind);
+  const position = positionIn(serverOrder, mergeKey, kind);
   const out: unknown[] = [];
   let i = 0;
   let j = 0;
@@ -188,8 +198,8 @@ export function normalizeElementOrder(
     if (j >= right.length) out.push(left[i++]);
     else if (i >= left.length) out.push(right[j++]);
     else {
-      const li = position(serverOrder, left[i], mergeKey, kind);
-      const ri = position(serverOrder, right[j], mergeKey, kind);
+      const li = position(left[i]);
+      const ri = position(right[j]);
       out.push(li >= 0 && ri >= 0 && li < ri ? left[i++] : right[j++]);
     }
   }
@@ -204,7 +214,8 @@ function sortBy(list: unknown[], order: unknown[], mergeKey: string, kind: Value
     toDelete = list.filter((v) => (v as JsonMap)[DIRECTIVE] === 'delete');
     list = list.filter((v) => (v as JsonMap)[DIRECTIVE] !== 'delete');
   }
-  const slots = list.map((v, i) => ({ v, i, at: position(order, v, mergeKey, kind) }));
+  const position = positionIn(order, mergeKey, kind);
+  const slots = list.map((v, i) => ({ v, i, at: position(v) }));
   const found = slots.filter((s) => s.at >= 0);
   const sorted = [...found].sort((a, b) => a.at - b.at || a.i - b.i);
   const out = [...list];
@@ -212,10 +223,35 @@ function sortBy(list: unknown[], order: unknown[], mergeKey: string, kind: Value
   return [...out, ...toDelete];
 }
 
-function position(order: unknown[], v: unknown, mergeKey: string, kind: ValueKind): number {
+/** Where an element (by its merge key for maps) first appears in `order`, or -1. */
+function positionIn(order: unknown[], mergeKey: string, kind: ValueKind): (v: unknown) => number {
   const key = (x: unknown) => (kind === 'map' ? (isPlainObject(x) ? x[mergeKey] : undefined) : x);
-  const want = key(v);
-  return order.findIndex((o) => same(key(o), want));
+  const index = new FirstIndex(order.map(key));
+  return (v) => index.indexOf(key(v));
+}
+
+/**
+ * The first index of each value of a list, by `same`: scalars through a Map, so that lists of thousands of names
+ * (finalizers, say) merge in linear time rather than comparing every pair; maps and lists by comparison.
+ */
+class FirstIndex {
+  private readonly scalars = new Map<unknown, number>();
+  private readonly others: Array<[unknown, number]> = [];
+
+  constructor(list: unknown[] = []) {
+    list.forEach((v, i) => this.add(v, i));
+  }
+
+  add(v: unknown, i: number): void {
+    if (typeof v === 'object' && v !== null) this.others.push([v, i]);
+    else if (!this.scalars.has(v)) this.scalars.set(v, i);
+  }
+
+  indexOf(v: unknown): number {
+    if (typeof v !== 'object' || v === null) return this.scalars.get(v) ?? -1;
+    for (const [o, i] of this.others) if (same(o, v)) return i;
+    return -1;
+  }
 }
 
 function requireMergeKey(mergeKey: string, ...lists: unknown[][]): void {

@@ -213,12 +213,15 @@ const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
 export function validateFieldManager(manager: string, path: FieldPath | string): FieldError[] {
   const errs: FieldError[] = [];
-  if (byteLength(manager) > FIELD_MANAGER_MAX_LENGTH) errs.push(fieldErrors.tooLong(path, FIELD_MANAGER_MAX_LENGTH));
+  const tooLong = byteLength(manager) > FIELD_MANAGER_MAX_LENGTH;
+  if (tooLong) errs.push(fieldErrors.tooLong(path, FIELD_MANAGER_MAX_LENGTH));
   let pos = 0; // byte offset, as Go's range over a string
   for (const ch of manager) {
     if (!printable.test(ch)) {
       const code = ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
       errs.push(fieldErrors.invalid(path, manager, `invalid character U+${code} (at position ${pos})`));
+      // Upstream reports every one, each with the whole name: past the limit that is n errors of n bytes, so one.
+      if (tooLong) break;
     }
     pos += byteLength(ch);
   }

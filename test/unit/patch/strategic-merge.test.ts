@@ -1,3 +1,4 @@
+import * as jsonValues from '../../../src/machinery/patch/json-values';
 /** Strategic merge patch: field strategies (maps, replace, merge-by-key, sets, plain lists). */
 import { applyStrategicMergePatch } from '../../../src/machinery/patch/strategic-merge';
 import { budgetSchema, serviceAccountSchema } from './patch-test-schemas';
@@ -168,5 +169,21 @@ describe('strategic merge: malformed merges', () => {
     const s = statusOf(() => applyStrategicMergePatch({}, [1] as unknown as object, serviceAccountSchema()));
     expect(s).toMatchObject({ code: 400, reason: 'BadRequest', message: 'json: cannot unmarshal array into Go value of type map[string]interface {}' });
     expect(applyStrategicMergePatch({ a: 1 }, null as unknown as object, serviceAccountSchema())).toEqual({ a: 1 });
+  });
+});
+
+describe('long lists of scalars', () => {
+  afterEach(() => jest.restoreAllMocks());
+  // Merging, deleting from and ordering such a list compared every pair: 48,000 finalizers took 56 s.
+  test('merge, delete and reorder without comparing every pair', () => {
+    const compared = jest.spyOn(jsonValues, 'same');
+    const names = Array.from({ length: 3000 }, (_, i) => `example.com/f${i}`);
+    const cm = (finalizers: string[]) => ({ metadata: { name: 'x', finalizers } });
+    const schema = serviceAccountSchema();
+    expect(applyStrategicMergePatch(cm(['a/keep']), { metadata: { finalizers: names } }, schema)).toEqual(cm([...names, 'a/keep']));
+    expect(applyStrategicMergePatch(cm(names), { metadata: { '$deleteFromPrimitiveList/finalizers': names.slice(1) } }, schema)).toEqual(cm(names.slice(0, 1)));
+    const reversed = [...names].reverse();
+    expect(applyStrategicMergePatch(cm(names), { metadata: { '$setElementOrder/finalizers': reversed } }, schema)).toEqual(cm(reversed));
+    expect(compared.mock.calls.length).toBeLessThan(10 * names.length);
   });
 });
