@@ -34,8 +34,7 @@ export function impersonate(requester: UserInfo, h: Headers, authz: AuthorizerPo
   const extra: Record<string, string[]> = {};
   for (const key of Object.keys(h)) {
     if (!key.startsWith('impersonate-extra-')) continue;
-    const name = decodeURIComponent(key.slice('impersonate-extra-'.length));
-    extra[name] = all(h, key);
+    extra[unescapeExtraKey(key.slice('impersonate-extra-'.length))] = all(h, key);
   }
   if (!username) {
     const asked = [...groupList.map((g) => `Group ${g}`), ...(uid ? ['UID'] : []), ...Object.keys(extra).map((k) => `Extra ${k}`)];
@@ -62,4 +61,13 @@ export function impersonate(requester: UserInfo, h: Headers, authz: AuthorizerPo
   if (uid) user.uid = uid;
   if (Object.keys(extra).length) user.extra = extra;
   return user;
+}
+
+/** A percent-encoded extra key; one that does not decode is kept as it came, as upstream keeps it. */
+function unescapeExtraKey(encoded: string): string {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return encoded;
+  }
 }

@@ -174,6 +174,10 @@ describe.each(backends)('RBAC on %s', (backend) => {
       username: 'system:serviceaccount:team:builder',
       groups: ['system:serviceaccounts', 'system:serviceaccounts:team', 'system:authenticated'],
     });
+    // Extra keys are percent-encoded; one that does not decode is kept as it came (it used to be a 500).
+    const extras = await s.call('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { ...admin, headers: { 'Impersonate-User': 'carol', 'Impersonate-Extra-%zz': 'v', 'Impersonate-Extra-scopes%2Fread': 'x' } }, {});
+    expect(extras.status).toBe(201);
+    expect(extras.json.status.userInfo.extra).toEqual({ '%zz': ['v'], 'scopes/read': ['x'] });
   });
 
   it('the bootstrap policy is in place', async () => {
