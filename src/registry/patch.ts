@@ -49,7 +49,7 @@ export async function applyPatch(
       else patched = applyStrategicMergePatch(old, req.body as object, schema);
       const warnings: string[] = [];
       const obj = admitPatched(admitBody, def, patched, req, opts, warnings);
-      opts.warnings.push(...warnings);
+      for (const w of warnings) opts.warnings.push(w); // no spread: a patch may have a great many duplicate keys
       if (obj.metadata.name !== name) {
         throw errors.badRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${name})`);
       }
@@ -84,7 +84,7 @@ function admitPatched(admitBody: AdmitBody, def: ResourceDefinition, patched: un
   const prefix = req.type === 'json' ? 'json patch ' : '';
   const problems = [...req.duplicateFields.map((f) => `${prefix}duplicate field "${f}"`), ...unknown];
   if (problems.length && opts.fieldValidation === 'Strict') throw invalid(`strict decoding error: ${problems.join(', ')}`);
-  warnings.push(...problems);
+  for (const p of problems) warnings.push(p);
   return obj;
 }
 

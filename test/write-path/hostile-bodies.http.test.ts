@@ -6,7 +6,7 @@
  * JSONPatchMaxCopyBytes), past which the patch is upstream's generic 422.
  */
 import { laughs } from '../support/yaml-bombs';
-import { apply, CacheServer, cmPath, send, startWriteServer } from './write-helpers';
+import { apply, CacheServer, cmPath, MERGE, send, startWriteServer } from './write-helpers';
 
 const bomb = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  labels:\n${laughs(9, 9, '    ')}`;
 
@@ -61,6 +61,14 @@ describe('hostile bodies (lmdb)', () => {
     const body = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"dups"},"data":{${'"a":"1",'.repeat(250_000)}"a":"1"}}`;
     const r = await send(s, 'POST', cmPath(), body);
     expect(r.status).toBe(201);
+    expect(r.headers.get('warning')).toBe('299 - "duplicate field \\"data.a\\""');
+  });
+
+  test('so are a quarter of a million duplicate keys in a merge patch', async () => {
+    expect((await send(s, 'POST', cmPath(), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'patch-dups' } })).status).toBe(201);
+    const r = await send(s, 'PATCH', `${cmPath()}/patch-dups`, `{"data":{${'"a":"1",'.repeat(250_000)}"a":"1"}}`, MERGE);
+    expect(r.status).toBe(200);
+    expect(r.json.data).toEqual({ a: '1' });
     expect(r.headers.get('warning')).toBe('299 - "duplicate field \\"data.a\\""');
   });
 });
