@@ -1,6 +1,6 @@
 // Processes the benchmark starts (etcd, server processes, a bare HTTP server),
 // all on 127.0.0.1, all stopped by stopAll().
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -171,7 +171,6 @@ export async function startBareServer(body) {
 
 /**
  * The thinnest node:http → etcd create proxy (thin-proxy.cjs) on the build in root/dist: the ceiling rows' server.
- * cpuSeconds() reads its own CPU time, as serverCpuSeconds() does the server's.
  */
 export async function startThinProxy(root, endpoint) {
   const port = await freePort();
@@ -179,12 +178,24 @@ export async function startThinProxy(root, endpoint) {
   const proc = track(child);
   const url = `http://127.0.0.1:${port}`;
   await waitHttp(`${url}/cpu`, proc, 'thin proxy');
-  const cpuSeconds = async () => {
-    const { user, system } = await (await fetch(`${url}/cpu`)).json();
-    return (user + system) / 1e6;
-  };
-  return { ...proc, url, cpuSeconds };
+  return { ...proc, url };
 }
+
+/**
+ * A process's CPU seconds so far, user + system over all its threads (Linux /proc, in clock ticks of 10 ms), read
+ * from outside: asking the process itself (a /metrics scrape between measured slices) changes what is measured.
+ */
+export function cpuSecondsOf(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+}
+const clockTicks = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK']).toString()) || 100;
+  } catch {
+    return 100;
+  }
+})();
 
 /** Current and peak resident memory of a process, in bytes (Linux /proc). */
 export function memoryOf(pid) {

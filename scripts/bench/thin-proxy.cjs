@@ -2,7 +2,7 @@
 // writes it to etcd in one create transaction through the server's own transport (dist/adapters/etcd), then answers
 // 201 with the same bytes. No decoding, validation, admission, managed fields, watch cache or Express: what is left
 // is the cost of the HTTP hop and of the etcd call, which any server built on these parts pays.
-// `node thin-proxy.cjs <dist dir> <etcd endpoint> <port>`; GET /cpu answers its own process.cpuUsage().
+// `node thin-proxy.cjs <dist dir> <etcd endpoint> <port>`; GET /cpu answers its own process.cpuUsage() (the benchmark waits on it; it reads the CPU time from /proc).
 const http = require('node:http');
 const { join } = require('node:path');
 const [dist, endpoint, port] = process.argv.slice(2);
