@@ -96,6 +96,34 @@ export async function inTurns(sides, rounds, sliceMs) {
   }));
 }
 
+/**
+ * Single requests compared with each other, taken in turns: `rounds` rounds of one call of each side, every round in
+ * another order (as inTurns), so that each side meets the machine's moments alike and none always runs after the
+ * garbage another left. sides: { name: { fn, cpuSeconds? } }; each side's latency percentiles (ms), count and, with
+ * cpuSeconds, cpuUsPerRequest.
+ */
+export async function requestsInTurns(sides, rounds) {
+  const names = Object.keys(sides);
+  const acc = Object.fromEntries(names.map((n) => [n, { latencies: [], cpu: 0 }]));
+  for (let r = 0; r < rounds; r++) {
+    const order = r % 2 ? [...names].reverse() : [...names];
+    const turn = Math.floor(r / 2) % names.length;
+    for (const name of [...order.slice(turn), ...order.slice(0, turn)]) {
+      const { fn, cpuSeconds } = sides[name];
+      const before = cpuSeconds ? await cpuSeconds() : 0;
+      const t = performance.now();
+      await fn();
+      acc[name].latencies.push(performance.now() - t);
+      if (cpuSeconds) acc[name].cpu += (await cpuSeconds()) - before;
+    }
+  }
+  return Object.fromEntries(names.map((n) => {
+    const l = acc[n].latencies.sort((a, b) => a - b);
+    const s = { p50: percentile(l, 50), p99: percentile(l, 99), count: l.length };
+    return [n, sides[n].cpuSeconds ? { ...s, cpuUsPerRequest: (acc[n].cpu * 1e6) / l.length } : s];
+  }));
+}
+
 /** fn repeated n times, one at a time: latency percentiles (ms) and the count. */
 export async function sequential(n, fn) {
   const latencies = [];
