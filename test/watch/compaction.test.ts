@@ -4,6 +4,24 @@ import { backends, call, CacheServer, cm, startCacheServer, WatchClient } from '
 const ns = 'compact';
 const base = `/api/v1/namespaces/${ns}/configmaps`;
 
+/** n ConfigMaps created out of key order (their bytes land scattered), every other one labelled pick=yes. */
+async function createScattered(url: string, namespace: string, n: number): Promise<void> {
+  const names = Array.from({ length: n }, (_, i) => (i * 7919) % n);
+  for (let i = 0; i < n; i += 50) {
+    await Promise.all(
+      names.slice(i, i + 50).map(async (k) => {
+        const body = cm(`cm-${String(k).padStart(5, '0')}`, {}, k % 2 ? undefined : { pick: 'yes' });
+        expect((await call(url, 'POST', `/api/v1/namespaces/${namespace}/configmaps`, body)).status).toBe(201);
+      }),
+    );
+  }
+  // A consistent list (the cache has taken them all in), by a selector that picks them all but that, being a
+  // selector, leaves the layout alone.
+  expect((await call(url, 'GET', `/api/v1/namespaces/${namespace}/configmaps?fieldSelector=metadata.namespace%3D${namespace}`)).json.items).toHaveLength(n);
+}
+
+const nextTurn = () => new Promise((r) => setImmediate(r));
+
 describe.each(backends)('watch cache compaction (%s)', (backend) => {
   let s: CacheServer;
   beforeAll(async () => {
@@ -31,5 +49,50 @@ describe.each(backends)('watch cache compaction (%s)', (backend) => {
     watch.close();
     expect(events.slice(0, 10).map((e) => `${e.type} ${e.object.data.v}`)).toEqual(names.slice(0, 10).map((n) => `MODIFIED ${n}-2`));
     expect(events.slice(10).map((e) => `${e.type} ${e.object.data.v}`)).toEqual(names.slice(10, 13).map((n) => `DELETED ${n}`));
+  });
+  test('lists that keep copying a scattered run get it compacted before the interval is up', async () => {
+    let now = 1_000_000;
+    const t = await startCacheServer(backend, { watchCache: { now: () => now } });
+    try {
+      const def = t.registry.definitions.find((d) => d.plural === 'configmaps' && !d.group)!;
+      const kind = t.cache.kind(def);
+      await createScattered(t.url, 'early', 1200);
+      kind.compact(); // as a controller's pass would: the next one is not due for 30 s
+      await createScattered(t.url, 'late', 1200);
+      const compact = jest.spyOn(kind, 'compact');
+      const path = '/api/v1/namespaces/late/configmaps?resourceVersion=0';
+      const before = (await call(t.url, 'GET', path)).json.items;
+      // Each list copies about a fifth of what the kind and its history hold: a few lists pay for a compaction,
+      // once a second has passed since the last one.
+      for (let i = 0; i < 10; i++) await call(t.url, 'GET', path);
+      await nextTurn();
+      expect(compact).not.toHaveBeenCalled();
+      now += 1000;
+      await call(t.url, 'GET', path);
+      await nextTurn();
+      expect(compact).toHaveBeenCalledTimes(1);
+      expect((await call(t.url, 'GET', path)).json.items).toEqual(before);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('a list by selector does not compact: what a selector picks stays apart whatever the layout', async () => {
+    const t = await startCacheServer(backend, { watchCache: { compactionIntervalMs: 0 } });
+    try {
+      const def = t.registry.definitions.find((d) => d.plural === 'configmaps' && !d.group)!;
+      await createScattered(t.url, 'picked', 1200);
+      const compact = jest.spyOn(t.cache.kind(def), 'compact');
+      const picked = await call(t.url, 'GET', '/api/v1/namespaces/picked/configmaps?resourceVersion=0&labelSelector=pick%3Dyes');
+      expect(picked.json.items).toHaveLength(600);
+      await nextTurn();
+      expect(compact).not.toHaveBeenCalled();
+      // The whole namespace, scattered, is compacted.
+      await call(t.url, 'GET', '/api/v1/namespaces/picked/configmaps?resourceVersion=0');
+      await nextTurn();
+      expect(compact).toHaveBeenCalledTimes(1);
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -111,7 +111,11 @@ export class KindCache {
   /** Objects under prefix in key order that pass `match` (matchAll: every one), at most `limit` (0: all). */
   list(prefix: string, match: (o: CachedObject) => boolean, limit = 0): { items: CachedObject[]; hasMore: boolean; total: number } {
     const { objects, from, to } = this.objects.range(prefix, prefixEnd(prefix));
-    if (this.slabs.due && this.slabs.scattered(objects, from, to)) this.slabs.schedule(() => this.compact());
+    // Only a list that sends a run of neighbours (every object, or a page of them) gains from compaction: objects a
+    // selector picks stay apart whatever the layout.
+    if (match === matchAll && this.slabs.listed(objects, from, limit > 0 ? Math.min(to, from + limit) : to, this.history?.bytes ?? 0)) {
+      this.slabs.schedule(() => this.compact(), true);
+    }
     if (match === matchAll && (limit === 0 || limit >= to - from)) return { items: objects.slice(from, to), hasMore: false, total: to - from };
     const items: CachedObject[] = [];
     let hasMore = false;
