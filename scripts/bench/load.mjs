@@ -65,6 +65,13 @@ function summary(latencies, seconds, errors) {
   return { opsPerSec: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, count: latencies.length };
 }
 
+/** The order of round r: forwards and backwards in turn, starting one further along every two rounds. */
+function turnOrder(names, r) {
+  const order = r % 2 ? [...names].reverse() : [...names];
+  const turn = Math.floor(r / 2) % names.length;
+  return [...order.slice(turn), ...order.slice(0, turn)];
+}
+
 /**
  * Loads that are compared with each other, run in turns: `rounds` rounds of `sliceMs` each, every round in another
  * order (ABC, CBA, BCA, BAC, CAB, ACB for three). On a shared machine whose speed drifts from one second to the next, back-to-back
@@ -76,9 +83,7 @@ export async function inTurns(sides, rounds, sliceMs) {
   const names = Object.keys(sides);
   const acc = Object.fromEntries(names.map((n) => [n, { latencies: [], seconds: 0, errors: 0, next: 0, cpu: 0 }]));
   for (let r = 0; r < rounds; r++) {
-    const order = r % 2 ? [...names].reverse() : [...names];
-    const turn = Math.floor(r / 2) % names.length;
-    for (const name of [...order.slice(turn), ...order.slice(0, turn)]) {
+    for (const name of turnOrder(names, r)) {
       const { concurrency, fn, cpuSeconds } = sides[name];
       const a = acc[name];
       const before = cpuSeconds ? await cpuSeconds() : 0;
@@ -106,9 +111,7 @@ export async function requestsInTurns(sides, rounds) {
   const names = Object.keys(sides);
   const acc = Object.fromEntries(names.map((n) => [n, { latencies: [], cpu: 0 }]));
   for (let r = 0; r < rounds; r++) {
-    const order = r % 2 ? [...names].reverse() : [...names];
-    const turn = Math.floor(r / 2) % names.length;
-    for (const name of [...order.slice(turn), ...order.slice(0, turn)]) {
+    for (const name of turnOrder(names, r)) {
       const { fn, cpuSeconds } = sides[name];
       const before = cpuSeconds ? await cpuSeconds() : 0;
       const t = performance.now();
