@@ -1,4 +1,5 @@
 /** Slab compaction under live data: lists, gets and watches from the history read the same after it, on both backends. */
+import type { KindCache } from '../../src/registry/watch-cache/kind-cache';
 import { backends, call, CacheServer, cm, startCacheServer, WatchClient } from './harness';
 
 const ns = 'compact';
@@ -18,6 +19,27 @@ async function createScattered(url: string, namespace: string, n: number): Promi
   // A consistent list (the cache has taken them all in), by a selector that picks them all but that, being a
   // selector, leaves the layout alone.
   expect((await call(url, 'GET', `/api/v1/namespaces/${namespace}/configmaps?fieldSelector=metadata.namespace%3D${namespace}`)).json.items).toHaveLength(n);
+}
+
+/** True when the cache holds the namespace's ConfigMaps in many small pieces (a list would copy them one by one). */
+function scatteredIn(kind: KindCache, namespace: string): boolean {
+  // A match other than matchAll: looking must not count as a list that copies them.
+  const { items } = kind.list(`${kind.prefix}${namespace}/`, () => true);
+  const breaks = items.filter((o, i) => i > 0 && (o.slab !== items[i - 1].slab || o.start !== items[i - 1].start + items[i - 1].size + 1)).length;
+  return items.length > 0 && breaks * 8 > items.length;
+}
+
+/**
+ * A namespace of n ConfigMaps that the cache holds scattered. The cache takes them in from its watch in arrival
+ * order; should it relist meanwhile (a busy etcd), they come back in key order, already compacted, so try afresh.
+ */
+async function scatteredNamespace(url: string, kind: KindCache, name: string, n: number): Promise<string> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const namespace = `${name}-${attempt}`;
+    await createScattered(url, namespace, n);
+    if (scatteredIn(kind, namespace)) return namespace;
+  }
+  throw new Error(`the cache never held ${name} scattered`);
 }
 
 const nextTurn = () => new Promise((r) => setImmediate(r));
@@ -58,9 +80,9 @@ describe.each(backends)('watch cache compaction (%s)', (backend) => {
       const kind = t.cache.kind(def);
       await createScattered(t.url, 'early', 1200);
       kind.compact(); // as a controller's pass would: the next one is not due for 30 s
-      await createScattered(t.url, 'late', 1200);
+      const late = await scatteredNamespace(t.url, kind, 'late', 1200);
       const compact = jest.spyOn(kind, 'compact');
-      const path = '/api/v1/namespaces/late/configmaps?resourceVersion=0';
+      const path = `/api/v1/namespaces/${late}/configmaps?resourceVersion=0`;
       const before = (await call(t.url, 'GET', path)).json.items;
       // Each list copies about a fifth of what the kind and its history hold: a few lists pay for a compaction,
       // once a second has passed since the last one.
@@ -81,14 +103,16 @@ describe.each(backends)('watch cache compaction (%s)', (backend) => {
     const t = await startCacheServer(backend, { watchCache: { compactionIntervalMs: 0 } });
     try {
       const def = t.registry.definitions.find((d) => d.plural === 'configmaps' && !d.group)!;
-      await createScattered(t.url, 'picked', 1200);
-      const compact = jest.spyOn(t.cache.kind(def), 'compact');
-      const picked = await call(t.url, 'GET', '/api/v1/namespaces/picked/configmaps?resourceVersion=0&labelSelector=pick%3Dyes');
-      expect(picked.json.items).toHaveLength(600);
+      const kind = t.cache.kind(def);
+      const picked = await scatteredNamespace(t.url, kind, 'picked', 1200);
+      const compact = jest.spyOn(kind, 'compact');
+      const chosen = await call(t.url, 'GET', `/api/v1/namespaces/${picked}/configmaps?resourceVersion=0&labelSelector=pick%3Dyes`);
+      expect(chosen.json.items).toHaveLength(600);
       await nextTurn();
       expect(compact).not.toHaveBeenCalled();
+      expect(scatteredIn(kind, picked)).toBe(true);
       // The whole namespace, scattered, is compacted.
-      await call(t.url, 'GET', '/api/v1/namespaces/picked/configmaps?resourceVersion=0');
+      await call(t.url, 'GET', `/api/v1/namespaces/${picked}/configmaps?resourceVersion=0`);
       await nextTurn();
       expect(compact).toHaveBeenCalledTimes(1);
     } finally {
