@@ -23,10 +23,11 @@ export function leanReader(url) {
     if (!w) return fail(new Error('bytes arrived with no request waiting'));
     let body = n;
     if (w.length === undefined) {
-      w.head.push(Buffer.from(buf.subarray(0, n)));
-      const head = Buffer.concat(w.head);
+      // Nearly always the head comes whole in the first read: look in place rather than copy what follows it.
+      const read = buf.subarray(0, n);
+      const head = w.head.length ? Buffer.concat([...w.head, read]) : read;
       const end = head.indexOf(headEnd);
-      if (end < 0) return;
+      if (end < 0) return void w.head.push(Buffer.from(read));
       const text = head.toString('latin1', 0, end);
       const length = /\r\ncontent-length:\s*(\d+)/i.exec(text);
       if (!length) return fail(new Error(`a response without Content-Length: ${text.split('\r\n')[0]}`));
