@@ -1,6 +1,7 @@
 /** RBAC over real TLS: an allow/deny matrix, escalation and bind checks, impersonation, reviews, the bootstrap policy. */
 import { backends } from '../support/test-server';
 import { startSecureTestServer, SecureTestServer, Credentials } from '../support/secure-server';
+import { createRbac } from '../support/rbac-grant';
 
 const rbac = '/apis/rbac.authorization.svc.io/v1';
 
@@ -16,11 +17,11 @@ describe.each(backends)('RBAC on %s', (backend) => {
       const r = await s.call(method, path, admin, body);
       if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.text}`);
     };
-    await ok('POST', `${rbac}/namespaces/team/roles`, {
+    await createRbac(s, admin, `${rbac}/namespaces/team/roles`, {
       metadata: { name: 'cm-reader' },
       rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] }],
     });
-    await ok('POST', `${rbac}/namespaces/team/rolebindings`, {
+    await createRbac(s, admin, `${rbac}/namespaces/team/rolebindings`, {
       metadata: { name: 'alice-reads' },
       roleRef: { apiGroup: 'rbac.authorization.svc.io', kind: 'Role', name: 'cm-reader' },
       subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.svc.io', name: 'alice' }],
@@ -84,11 +85,11 @@ describe.each(backends)('RBAC on %s', (backend) => {
   });
 
   it('escalation: a Role with permissions the writer lacks is Forbidden unless it holds escalate', async () => {
-    await s.call('POST', `${rbac}/namespaces/team/roles`, admin, {
+    await createRbac(s, admin, `${rbac}/namespaces/team/roles`, {
       metadata: { name: 'role-writer' },
       rules: [{ apiGroups: ['rbac.authorization.svc.io'], resources: ['roles', 'rolebindings'], verbs: ['create', 'update', 'get'] }],
     });
-    await s.call('POST', `${rbac}/namespaces/team/rolebindings`, admin, {
+    await createRbac(s, admin, `${rbac}/namespaces/team/rolebindings`, {
       metadata: { name: 'dev-writes-roles' },
       roleRef: { apiGroup: 'rbac.authorization.svc.io', kind: 'Role', name: 'role-writer' },
       subjects: [{ kind: 'Group', apiGroup: 'rbac.authorization.svc.io', name: 'dev' }],
@@ -107,7 +108,7 @@ describe.each(backends)('RBAC on %s', (backend) => {
       'roles.rbac.authorization.svc.io "superset" is forbidden: user "alice" (groups=["dev" "system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:[""], Resources:["configmaps"], Verbs:["delete"]}',
     );
     // Binding a role the writer does not hold is refused the same way.
-    await s.call('POST', `${rbac}/clusterroles`, admin, { metadata: { name: 'cm-deleter' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['delete'] }] });
+    await createRbac(s, admin, `${rbac}/clusterroles`, { metadata: { name: 'cm-deleter' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['delete'] }] });
     const bind = await s.call('POST', `${rbac}/namespaces/team/rolebindings`, alice, {
       metadata: { name: 'sneaky' },
       roleRef: { apiGroup: 'rbac.authorization.svc.io', kind: 'ClusterRole', name: 'cm-deleter' },
@@ -116,14 +117,14 @@ describe.each(backends)('RBAC on %s', (backend) => {
     expect(bind.status).toBe(403);
     expect(bind.json.message).toContain('is attempting to grant RBAC permissions not currently held');
     // With escalate and bind granted, both pass.
-    await s.call('POST', `${rbac}/namespaces/team/roles`, admin, {
+    await createRbac(s, admin, `${rbac}/namespaces/team/roles`, {
       metadata: { name: 'escalator' },
       rules: [
         { apiGroups: ['rbac.authorization.svc.io'], resources: ['roles'], verbs: ['escalate'] },
         { apiGroups: ['rbac.authorization.svc.io'], resources: ['clusterroles'], verbs: ['bind'], resourceNames: ['cm-deleter'] },
       ],
     });
-    await s.call('POST', `${rbac}/namespaces/team/rolebindings`, admin, {
+    await createRbac(s, admin, `${rbac}/namespaces/team/rolebindings`, {
       metadata: { name: 'alice-escalates' },
       roleRef: { apiGroup: 'rbac.authorization.svc.io', kind: 'Role', name: 'escalator' },
       subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.svc.io', name: 'alice' }],
@@ -146,14 +147,14 @@ describe.each(backends)('RBAC on %s', (backend) => {
     const denied = await s.call('GET', '/api/v1/namespaces/team/configmaps', asBob);
     expect(denied.status).toBe(403);
     expect(denied.json.message).toBe('users "bob" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope');
-    await s.call('POST', `${rbac}/clusterroles`, admin, {
+    await createRbac(s, admin, `${rbac}/clusterroles`, {
       metadata: { name: 'impersonate-bob' },
       rules: [
         { apiGroups: [''], resources: ['users'], verbs: ['impersonate'], resourceNames: ['bob'] },
         { apiGroups: [''], resources: ['groups'], verbs: ['impersonate'], resourceNames: ['qa'] },
       ],
     });
-    await s.call('POST', `${rbac}/clusterrolebindings`, admin, {
+    await createRbac(s, admin, `${rbac}/clusterrolebindings`, {
       metadata: { name: 'alice-impersonates-bob' },
       roleRef: { apiGroup: 'rbac.authorization.svc.io', kind: 'ClusterRole', name: 'impersonate-bob' },
       subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.svc.io', name: 'alice' }],
@@ -211,7 +212,7 @@ describe('ClusterRole aggregation', () => {
     const hasConfigMapRead = (rules: Array<{ resources?: string[]; verbs: string[] }>) => rules.some((r) => r.resources?.includes('configmaps') && r.verbs.includes('list'));
     expect(await eventually(async () => hasConfigMapRead(await rulesOf('view')))).toBe(true);
     expect(await eventually(async () => hasConfigMapRead(await rulesOf('admin')))).toBe(true);
-    await s.call('POST', `${rbac}/clusterroles`, admin, {
+    await createRbac(s, admin, `${rbac}/clusterroles`, {
       metadata: { name: 'widgets-view', labels: { 'rbac.authorization.svc.io/aggregate-to-view': 'true' } },
       rules: [{ apiGroups: ['example.com'], resources: ['widgets'], verbs: ['get'] }],
     });
