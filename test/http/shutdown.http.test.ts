@@ -6,7 +6,7 @@
 import 'reflect-metadata';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { assemble } from '../../src/main';
+import { assemble } from '../../src/composition/assemble';
 import { FeatureGates } from '../../src/machinery/feature-gates';
 import { openStorage } from '../support/test-server';
 

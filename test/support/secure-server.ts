@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { createPrivateKey, randomUUID } from 'node:crypto';
 import { request } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { assemble, type Assembled, type AssembleOptions } from '../../src/main';
+import { assemble, type Assembled, type AssembleOptions } from '../../src/composition/assemble';
 import { FeatureGates } from '../../src/machinery/feature-gates';
 import { ensurePki, issueLeaf, type EnsuredPki } from '../../src/adapters/pki';
 import { JoseTokenAdapter } from '../../src/adapters/jwt';
-import type { SecurityOptions } from '../../src/security';
+import type { SecurityOptions } from '../../src/composition/security';
 import type { StoragePort } from '../../src/ports/storage.port';
 import { Backend, openStorage } from './test-server';
 

@@ -1,5 +1,5 @@
 /**
- * The production wiring (src/main.ts `assemble`) in-process on 127.0.0.1:0,
+ * The production wiring (src/composition/assemble.ts `assemble`) in-process on 127.0.0.1:0,
  * on either backend: lmdb in a temporary directory, or the suite's etcd
  * under a fresh key prefix so tests never see each other's objects.
  */
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { assemble, type AssembleOptions } from '../../src/main';
+import { assemble, type AssembleOptions } from '../../src/composition/assemble';
 import { openLmdbStorage } from '../../src/adapters/lmdb';
 import { EtcdStorage } from '../../src/adapters/etcd';
 import { FeatureGates } from '../../src/machinery/feature-gates';

@@ -5,7 +5,7 @@
 import 'reflect-metadata';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { assemble, type Assembled } from '../../src/main';
+import { assemble, type Assembled } from '../../src/composition/assemble';
 import { FeatureGates } from '../../src/machinery/feature-gates';
 import type { StoragePort } from '../../src/ports/storage.port';
 import type { WatchCacheOptions } from '../../src/registry/watch-cache';

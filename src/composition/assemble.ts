@@ -1,0 +1,289 @@
+/**
+ * The composition of one server over a given store: registry, watch cache,
+ * access filters, controllers and the HTTP servers (not yet listening).
+ * `assemble` is what production runs and what tests run.
+ */
+import { createServer, Server } from 'node:http';
+import { createServer as createTlsServer, Server as TlsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { allDefinitions } from '../resources';
+import { Registry } from '../registry/registry';
+import { startCompactor } from '../registry/compactor';
+import type { StoragePort } from '../ports/storage.port';
+import type { FeatureGates } from '../machinery/feature-gates';
+import { podCertificateVerifier, WebCryptoAdapter } from '../adapters/crypto';
+import { systemClock } from '../adapters/clock/system.clock';
+import { systemRandom } from '../adapters/random/system.random';
+import { createApp, withAppPrototypes } from '../adapters/http';
+import { openApiRouter } from '../adapters/http/openapi';
+import { WatchStreamServer, type WatchStreamOptions } from '../adapters/http/watch-stream';
+import { CachedReadPath, WatchCache, type WatchCacheOptions } from '../registry/watch-cache';
+import { version } from '../version';
+import { createMetrics, instrumentStorage, metricsMiddleware, metricsRouter } from '../adapters/metrics';
+import { resourcePrefix } from '../registry/keys';
+import { withDeadlines } from '../registry/storage-deadline';
+import { alwaysAllow, type AuthorizerPort } from '../ports/authorizer.port';
+import { RbacAuthorizer } from '../auth/authz/rbac-authorizer';
+import { AuthenticatorChain } from '../auth/authn/chain';
+import { podCertificateAuthenticator, x509Authenticator } from '../auth/authn/x509';
+import { tokenFileAuthenticator } from '../auth/authn/token-file';
+import { serviceAccountAuthenticator } from '../auth/authn/service-account';
+import { AuditTrail } from '../auth/audit/trail';
+import { reconcileBootstrapPolicy } from '../auth/bootstrap';
+import { startSystemNamespaces } from '../controllers/system-namespaces';
+import { admissionChain, DEFAULT_ADMISSION_PLUGINS, type AdmissionPluginName } from '../admission';
+import { eventDefinitions } from '../resources/event';
+import { ControllerManager, LeaderElector, controllerDescriptors, type LeaderElectionConfig, type SigningSetup } from '../controllers';
+import { accessFilter } from '../adapters/http/access-filter';
+import { authRouter, reviewDiscovery } from '../adapters/http/auth-routes';
+import { defaultSecurity, type SecurityOptions, type TlsMaterial } from './security';
+import type { Log } from './log';
+import { bindableUid, deletionActivity, rbacSources, uidLookup } from './cache-views';
+
+export interface AssembleOptions {
+  storage: StoragePort;
+  gates: FeatureGates;
+  log: Log;
+  compactionIntervalSeconds?: number;
+  /** Watch cache and watch stream tunables (tests shorten windows and intervals). */
+  watchCache?: Partial<WatchCacheOptions>;
+  watchStream?: Partial<WatchStreamOptions>;
+  /** Authentication, authorization, audit and limits (defaults: RBAC, anonymous allowed, no tokens). */
+  security?: Partial<SecurityOptions>;
+  /** Serving certificate and client CA; without it there is no HTTPS server. */
+  tls?: TlsMaterial;
+  /** --event-ttl in seconds (default one hour). */
+  eventTtlSeconds?: number;
+  /** Admission plugins in running order (default: NamespaceAutoProvision, NamespaceLifecycle). */
+  admissionPlugins?: readonly AdmissionPluginName[];
+  /** Deadline of every storage call (--request-timeout, default 10 s). */
+  requestTimeoutMs?: number;
+  /** Bounds of the storage check in /livez, and in /readyz and /healthz (default 2 s each). */
+  healthcheckTimeoutMs?: number;
+  readycheckTimeoutMs?: number;
+  /** In-process controllers (default: all, without leader election, no signing CA). */
+  controllers?: {
+    /** --controllers, default ['*']. */
+    selection?: string[];
+    /** Run controllers only while holding this lease. */
+    leaderElection?: LeaderElectionConfig;
+    /** CAs of the built-in signers; without them no certificates are issued. */
+    signing?: SigningSetup;
+    /** The cluster CA bundle the root CA publisher puts in every namespace's kube-root-ca.crt. */
+    rootCaBundle?: string;
+    intervalMs?: number;
+  };
+}
+
+export interface Assembled {
+  /** Plain HTTP: every request runs as system:admin (the opt-in `--port`). */
+  server: Server;
+  /** HTTPS with authentication and authorization (when `tls` was given). */
+  secureServer?: TlsServer;
+  authorizer: AuthorizerPort;
+  /** Resolves once the bootstrap RBAC policy is in storage. */
+  bootstrapped: Promise<void>;
+  /** The in-process controllers (started once the bootstrap policy is in place). */
+  controllers: ControllerManager;
+  registry: Registry;
+  cache: WatchCache;
+  watch: WatchStreamServer;
+  /** Fails readiness first, then stops background work and closes storage. */
+  shutdown(): Promise<void>;
+}
+
+/** Reconciles the bootstrap RBAC policy once the cache is loaded, retrying until it succeeds. */
+function startBootstrapPolicy(registry: Registry, cache: WatchCache, log: Log): { stop(): void; done: Promise<void> } {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const done = new Promise<void>((resolve) => {
+    const attempt = async () => {
+      if (stopped) return resolve();
+      try {
+        if (!cache.ready()) throw new Error('watch cache not ready');
+        await reconcileBootstrapPolicy(registry, log);
+        return resolve();
+      } catch (e) {
+        if ((e as Error).message !== 'watch cache not ready') log('warn', 'bootstrap RBAC policy not reconciled yet, retrying', { error: (e as Error).message });
+        timer = setTimeout(() => void attempt(), 200);
+        timer.unref?.();
+      }
+    };
+    void attempt();
+  });
+  return {
+    done,
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Builds the registry and HTTP server over the given storage (not yet listening). */
+export function assemble(opts: AssembleOptions): Assembled {
+  const { gates, log } = opts;
+  const definitions = allDefinitions.filter((d) => !d.featureGate || gates.enabled(d.featureGate));
+  const metrics = createMetrics(() =>
+    Promise.all(definitions.map(async (d) => ({ resource: d.group ? `${d.plural}.${d.group}` : d.plural, count: (await opts.storage.range(resourcePrefix(d), { limit: 1 })).count }))),
+  );
+  const storage = withDeadlines(instrumentStorage(opts.storage, metrics), opts.requestTimeoutMs ?? 10_000);
+  // Reads and watches are served from the watch cache, fed by one storage watch per kind.
+  const cache = new WatchCache(storage, definitions, gates, { now: () => systemClock.now().getTime(), ...opts.watchCache }, log).start();
+  // Watches go through the registry like every other verb (it hands them to its read path, the watch cache).
+  const watch = new WatchStreamServer({ watch: (def, o) => registry.watch(def, o) }, opts.watchStream);
+  const security = { ...defaultSecurity, ...opts.security };
+  const authorizer = security.authorizationMode === 'AlwaysAllow' ? alwaysAllow : new RbacAuthorizer(rbacSources(cache, definitions));
+  const eventTtl = opts.eventTtlSeconds ?? 3600;
+  const registry: Registry = new Registry(
+    definitions,
+    {
+      storage,
+      clock: systemClock,
+      random: systemRandom,
+      crypto: new WebCryptoAdapter(),
+      gates,
+      authorizer,
+      ttlSeconds: (def) => (eventDefinitions.includes(def) ? eventTtl : undefined),
+      admission: admissionChain(opts.admissionPlugins ?? DEFAULT_ADMISSION_PLUGINS, () => registry),
+    },
+    new CachedReadPath(cache, storage),
+  );
+  const lookup = uidLookup(cache, definitions);
+  const tokenAuthenticators = [
+    ...(security.staticTokens ? [tokenFileAuthenticator(security.staticTokens)] : []),
+    ...(security.tokens ? [serviceAccountAuthenticator(security.tokens, lookup, systemClock, { issuers: security.issuers, audiences: security.audiences })] : []),
+  ];
+  const authenticator = new AuthenticatorChain([podCertificateAuthenticator(lookup), x509Authenticator], tokenAuthenticators, security.anonymous);
+  const podCertificates = opts.tls ? podCertificateVerifier(opts.tls.clientCa) : undefined;
+  const audit = security.audit ? new AuditTrail(security.audit.policy, security.audit.sink, systemClock) : undefined;
+  const bootstrap = startBootstrapPolicy(registry, cache, log);
+  let bootstrapDone = false;
+  void bootstrap.done.then(() => (bootstrapDone = true));
+  const compactor = startCompactor(storage, (opts.compactionIntervalSeconds ?? 0) * 1000, (msg, extra) => log('info', msg, extra));
+  const systemNamespaces = startSystemNamespaces(registry, log);
+  // No kube-controller-manager here: its controllers run in this process, as registry clients.
+  const controllerOpts = opts.controllers ?? {};
+  const election = controllerOpts.leaderElection;
+  const controllers = new ControllerManager(
+    controllerDescriptors({
+      registry,
+      log,
+      authorizer,
+      changes: (def) => (cache.ready() ? cache.kind(def).changes : -1),
+      deletions: deletionActivity(cache, definitions),
+      signing: controllerOpts.signing,
+      rootCaBundle: controllerOpts.rootCaBundle,
+      intervalMs: controllerOpts.intervalMs,
+    }),
+    controllerOpts.selection ?? ['*'],
+    log,
+    election ? (callbacks) => new LeaderElector(registry, systemClock, systemRandom, election, callbacks, log) : undefined,
+  );
+  let controllersStopped = false;
+  void bootstrap.done.then(() => {
+    if (!controllersStopped) controllers.start();
+  });
+  const patchContentTypes = [
+    'application/json-patch+json',
+    'application/merge-patch+json',
+    'application/strategic-merge-patch+json',
+    'application/apply-patch+yaml',
+  ];
+  let shuttingDown = false;
+  const livezTimeout = opts.healthcheckTimeoutMs ?? 2000;
+  const readyzTimeout = opts.readycheckTimeoutMs ?? 2000;
+  const storageCheck = { name: 'etcd', check: () => storage.ping(livezTimeout), timeoutMs: livezTimeout };
+  const storageReady = { name: 'etcd', check: () => storage.ping(readyzTimeout), timeoutMs: readyzTimeout };
+  let server: Server | undefined;
+  let secureServer: TlsServer | undefined;
+  const app = createApp({
+    registry,
+    definitions,
+    health: {
+      livez: [{ name: 'ping', check: () => true }, storageCheck],
+      readyz: [
+        { name: 'ping', check: () => true },
+        storageReady,
+        { name: 'watch-cache', check: () => cache.ready() },
+        { name: 'poststarthook/start-system-namespaces-controller', check: () => systemNamespaces.ready() },
+        // As upstream: not ready until the bootstrap RBAC policy is in storage.
+        { name: 'poststarthook/rbac/bootstrap-roles', check: () => bootstrapDone },
+        { name: 'shutdown', check: () => !shuttingDown },
+      ],
+    },
+    watch,
+    version,
+    patchContentTypes,
+    extraRouters: [openApiRouter(definitions, patchContentTypes), metricsRouter(metrics)],
+    discoveryOnly: reviewDiscovery,
+    apiRouters: [
+      authRouter({
+        authorizer,
+        registry,
+        serviceAccounts: definitions.find((d) => d.group === '' && d.plural === 'serviceaccounts'),
+        tokens: security.tokens
+          ? {
+              tokens: security.tokens,
+              clock: systemClock,
+              newId: security.newId,
+              objects: { uidOf: (apiVersion, kind, ns, name) => bindableUid(lookup, definitions, apiVersion, kind, ns, name) },
+              options: { issuer: security.issuers[0], apiAudiences: security.audiences, maxExpirationSeconds: security.maxTokenExpirationSeconds },
+            }
+          : undefined,
+      }),
+    ],
+    middleware: [
+      // Once shutting down, each response closes its connection: keep-alive clients reconnect (through their
+      // load balancer) to another replica instead of holding this one open until the forced exit.
+      (_req, res, next) => {
+        if (shuttingDown) res.setHeader('Connection', 'close');
+        next();
+      },
+      metricsMiddleware(metrics, log),
+      accessFilter({ authenticator, authorizer, audit, limits: security.limits, podCertificates: podCertificates && ((der) => podCertificates(der, systemClock.now())) }),
+    ],
+    address: () => {
+      const a = (secureServer?.listening ? secureServer : server)?.address() as AddressInfo | null | undefined;
+      return a ? `${a.address}:${a.port}` : '127.0.0.1:8080';
+    },
+  });
+  const prototypes = withAppPrototypes(app);
+  server = createServer(prototypes, app);
+  secureServer = opts.tls
+    ? createTlsServer({ ...prototypes, cert: opts.tls.cert, key: opts.tls.key, ca: opts.tls.clientCa, requestCert: true, rejectUnauthorized: false }, app)
+    : undefined;
+  return {
+    server,
+    secureServer,
+    authorizer,
+    bootstrapped: bootstrap.done,
+    controllers,
+    registry,
+    cache,
+    watch,
+    async shutdown() {
+      shuttingDown = true;
+      controllersStopped = true;
+      await controllers.shutdown();
+      compactor.stop();
+      systemNamespaces.stop();
+      bootstrap.stop();
+      watch.closeAll();
+      cache.stop();
+      await Promise.all(
+        [server!, secureServer].filter((s): s is Server => !!s).map(
+          (s) =>
+            new Promise<void>((resolve) => {
+              if (!s.listening) return resolve();
+              s.close(() => resolve());
+              s.closeIdleConnections();
+            }),
+        ),
+      );
+      await security.audit?.sink.close();
+      await storage.close();
+    },
+  };
+}
+

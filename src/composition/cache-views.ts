@@ -1,0 +1,73 @@
+/**
+ * Views of the watch cache that the access layer and the controllers read:
+ * RBAC objects for the authorizer, object uids for token checks, and a
+ * counter of changes to objects being deleted. No storage reads.
+ */
+import type { ResourceDefinition } from '../machinery/resource-definition';
+import { apiVersionOf } from '../machinery/resource-definition';
+import { errors } from '../machinery/status';
+import { objectKey } from '../registry/keys';
+import type { WatchCache } from '../registry/watch-cache';
+import type { KindSnapshotSource } from '../auth/authz/rbac-authorizer';
+import type { UidLookup } from '../auth/authn/service-account';
+
+/** The RBAC kinds as the watch cache holds them; a kind that is not served reads as empty. */
+export function rbacSources(cache: WatchCache, definitions: ResourceDefinition[]) {
+  const source = (plural: string): KindSnapshotSource => {
+    const def = definitions.find((d) => d.group === 'rbac.authorization.svc.io' && d.plural === plural);
+    if (!def) return { changes: () => 0, objects: () => [] };
+    return { changes: () => cache.kind(def).changes, objects: () => cache.snapshot(def).objects };
+  };
+  return { roles: source('roles'), roleBindings: source('rolebindings'), clusterRoles: source('clusterroles'), clusterRoleBindings: source('clusterrolebindings') };
+}
+
+/** Object uids from the watch cache, for service-account token checks (no storage reads). */
+export function uidLookup(cache: WatchCache, definitions: ResourceDefinition[]): UidLookup {
+  return {
+    uidOf(apiVersion, kind, namespace, name) {
+      const def = definitions.find((d) => apiVersionOf(d) === apiVersion && d.kind === kind);
+      if (!def) return undefined;
+      return cache.kind(def).get(objectKey(def, def.namespaced ? namespace : undefined, name))?.uid;
+    },
+  };
+}
+
+/** A TokenRequest may bind to any served kind; others are a 400 as upstream's unsupported kinds. */
+export function bindableUid(lookup: UidLookup, definitions: ResourceDefinition[], apiVersion: string, kind: string, ns: string, name: string): string | undefined {
+  if (!definitions.some((d) => apiVersionOf(d) === apiVersion && d.kind === kind)) {
+    throw errors.badRequest(`cannot bind token for object of type ${apiVersion}, Kind=${kind}: it is not served here`);
+  }
+  return lookup.uidOf(apiVersion, kind, ns, name);
+}
+
+/**
+ * A counter that moves when the watch cache applies a change to an object
+ * being deleted, so that the garbage collector looks again only then (its
+ * bytes are searched, nothing is decoded).
+ */
+export function deletionActivity(cache: WatchCache, definitions: ResourceDefinition[]): () => number {
+  const seen = new Map<ResourceDefinition, number>();
+  let activity = 0;
+  return () => {
+    if (!cache.ready()) return -1;
+    for (const def of definitions) {
+      const kind = cache.kind(def);
+      const from = seen.get(def) ?? 0;
+      if (kind.revision === from) continue;
+      const log = kind.log;
+      // Events older than the window cannot be looked at: assume one of them mattered.
+      if (from < log.startRev) activity++;
+      else {
+        for (let seq = log.seqAfter(from); seq < log.endSeq; seq++) {
+          if (log.at(seq)?.object?.bytes.includes('"deletionTimestamp"')) {
+            activity++;
+            break;
+          }
+        }
+      }
+      seen.set(def, kind.revision);
+    }
+    return activity;
+  };
+}
+
