@@ -14,7 +14,7 @@ import type { FeatureGates } from '../machinery/feature-gates';
 import { podCertificateVerifier, WebCryptoAdapter } from '../adapters/crypto';
 import { systemClock } from '../adapters/clock/system.clock';
 import { systemRandom } from '../adapters/random/system.random';
-import { createApp, withAppPrototypes } from '../adapters/http';
+import { createApp, requestInfoOf, withAppPrototypes } from '../adapters/http';
 import { openApiRouter } from '../adapters/http/openapi';
 import { WatchStreamServer, type WatchStreamOptions } from '../adapters/http/watch-stream';
 import { CachedReadPath, WatchCache, type WatchCacheOptions } from '../registry/watch-cache';
@@ -240,7 +240,7 @@ export function assemble(opts: AssembleOptions): Assembled {
         if (shuttingDown) res.setHeader('Connection', 'close');
         next();
       },
-      metricsMiddleware(metrics, log),
+      metricsMiddleware(metrics, log, requestInfoOf),
       accessFilter({ authenticator, authorizer, audit, limits: security.limits, podCertificates: podCertificates && ((der) => podCertificates(der, systemClock.now())) }),
     ],
     address: () => {

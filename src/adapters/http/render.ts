@@ -8,6 +8,7 @@ import { KList, KObject } from '../../machinery/object';
 import { ColumnDefinition, ResourceDefinition } from '../../machinery/resource-definition';
 import { ResponseFormat } from './media';
 import { send } from './respond';
+import { requestInfoOf } from './request-info';
 
 const defaultColumns: ColumnDefinition[] = [
   { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', priority: 0 },
@@ -19,7 +20,7 @@ function partialMetadata(obj: KObject) {
 }
 
 function includeObject(req: Request): 'None' | 'Metadata' | 'Object' {
-  const v = req.query.includeObject;
+  const v = requestInfoOf(req).query.first('includeObject');
   if (v === undefined || v === '') return 'Metadata';
   if (v === 'None' || v === 'Metadata' || v === 'Object') return v;
   throw errors.badRequest(`unrecognized includeObject value: "${String(v)}"`);

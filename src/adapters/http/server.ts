@@ -8,6 +8,8 @@ import { discoveryRouter, type DiscoveryOnly } from './discovery';
 import { healthRouter, HealthChecks } from './health';
 import { resourceRouter } from './routes';
 import { sendError } from './respond';
+import { requestInfoFilter, requestInfoOf } from './request-info';
+import { errors } from '../../machinery/status';
 import { maxBodyBytes, readBody } from './body';
 import type { WatchServer } from './watch';
 
@@ -50,20 +52,15 @@ function chain(handlers: RequestHandler[]): RequestHandler {
 }
 
 /**
- * Express 5 parses the query string again on every read of req.query: its getter on the app's request prototype
- * becomes one that parses once per request and keeps the result (a request that sets req.query keeps its own).
- * A URL without a query (nearly every create and update) skips the parser: it is an empty object, as parsed.
+ * req.query is the query RequestInfo parsed (Express's own parser is off): the one parse of the URL serves
+ * Express's readers too.
  */
-function parseQueryOnce(app: express.Express): void {
-  const proto = Object.getPrototypeOf(app.request) as object;
-  const parse = Object.getOwnPropertyDescriptor(proto, 'query')?.get;
-  if (!parse) throw new Error('express: no req.query getter to wrap');
-  const parsed = Symbol('parsed query');
+function queryFromRequestInfo(app: express.Express): void {
   Object.defineProperty(app.request, 'query', {
     configurable: true,
     enumerable: true,
-    get(this: Request & { [parsed]?: unknown }) {
-      return (this[parsed] ??= this.url.includes('?') ? parse.call(this) : Object.create(null));
+    get(this: Request) {
+      return requestInfoOf(this).query.record;
     },
   });
 }
@@ -105,12 +102,13 @@ export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.set('query parser', 'simple');
-  parseQueryOnce(app);
+  app.set('query parser', false);
+  queryFromRequestInfo(app);
   // The filters every request passes and the resources (nearly all the traffic) as one Express layer: each layer a
   // request walks through costs it the router's bookkeeping.
   app.use(
     chain([
+      requestInfoFilter(),
       ...(deps.middleware ?? []),
       readBody(maxBodyBytes),
       resourceRouter(deps.definitions, { registry: deps.registry, watch: deps.watch, patchContentTypes: deps.patchContentTypes }),
@@ -123,10 +121,8 @@ export function createApp(deps: AppDeps): express.Express {
   });
   app.use(discoveryRouter(() => [...deps.definitions, ...(deps.discoveryOnly ?? [])], deps.address));
   for (const r of deps.extraRouters ?? []) app.use(r);
-  app.use((req: Request, res: Response) => {
-    res.status(404).setHeader('Content-Type', 'text/plain; charset=utf-8');
-    res.end('404 page not found\n');
-  });
+  // As upstream's NotFoundHandler: a Status, whatever the path.
+  app.use((req: Request, res: Response) => sendError(req, res, errors.notFoundPath()));
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => sendError(req, res, err));
   return app;
 }
