@@ -54,7 +54,7 @@ export async function publishRootCa(registry: Registry, caBundle: string, log: L
 
 async function cachedConfigMap(registry: Registry, namespace: string): Promise<KObject | undefined> {
   try {
-    return await registry.get(configMapDefinition, namespace, rootCaConfigMap, '0');
+    return (await registry.get(configMapDefinition, namespace, rootCaConfigMap, '0')).object;
   } catch (e) {
     if (statusOf(e) === 404) return undefined;
     throw e;

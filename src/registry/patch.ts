@@ -10,7 +10,8 @@ import { ResourceDefinition } from '../machinery/resource-definition';
 import { applyJsonPatch } from '../machinery/patch/json-patch';
 import { applyMergePatch } from '../machinery/patch/merge-patch';
 import { applyStrategicMergePatch } from '../machinery/patch/strategic-merge';
-import type { ResourceStore, UpdateResult } from './store';
+import type { ResourceStore } from './store';
+import type { ObjectResult } from './results';
 import type { PatchRequest, WriteOptions } from './request';
 import { applyServerSide } from './apply';
 
@@ -27,7 +28,7 @@ export async function applyPatch(
   req: PatchRequest,
   opts: WriteOptions,
   subresource?: string,
-): Promise<UpdateResult> {
+): Promise<ObjectResult> {
   const def = store.def;
   const schema = schemaOf(def.schemaRoot);
   const isApply = req.type === 'apply';

@@ -3,18 +3,17 @@
  * definition, with request bodies checked against the kind's schema first.
  */
 import { errors } from '../machinery/status';
-import { KList, KObject } from '../machinery/object';
+import { KObject } from '../machinery/object';
 import { ResourceDefinition } from '../machinery/resource-definition';
 import { checkAndPrune } from '../machinery/schema/decode';
 import { schemaOf } from '../machinery/schema/schema';
 import { ensureMetadata } from './admission';
-import { decodeKeyValue } from './codec';
 import { RegistryDeps } from './context';
 import { deleteObject, DeleteResult } from './delete';
-import { objectKey } from './keys';
-import { EncodedList, encodeList, ReadPath, StorageReadPath } from './reader';
+import { ReadPath, StorageReadPath } from './reader';
+import { ListResult, ObjectResult } from './results';
 import { DeleteOptions, FieldValidation, ListOptions, PatchRequest, WriteOptions } from './request';
-import { ResourceStore, UpdateResult } from './store';
+import { ResourceStore, type UpdateFn } from './store';
 import { applyPatch } from './patch';
 import type { CacheWatcher } from './watch-cache/cache-watcher';
 
@@ -26,7 +25,7 @@ export interface DecodedBody {
 
 export class Registry {
   private readonly stores = new Map<ResourceDefinition, ResourceStore>();
-  readonly reads: ReadPath;
+  private readonly reads: ReadPath;
 
   constructor(
     readonly definitions: ResourceDefinition[],
@@ -34,7 +33,7 @@ export class Registry {
     reads?: ReadPath,
   ) {
     for (const def of definitions) this.stores.set(def, new ResourceStore(def, deps));
-    this.reads = reads ?? new StorageReadPath(deps.storage, objectKey, decodeKeyValue, deps.gates);
+    this.reads = reads ?? new StorageReadPath(deps.storage, deps.gates);
   }
 
   store(def: ResourceDefinition): ResourceStore {
@@ -61,43 +60,21 @@ export class Registry {
     return obj;
   }
 
-  create(def: ResourceDefinition, namespace: string | undefined, obj: KObject, opts: WriteOptions): Promise<KObject> {
-    return this.store(def).create(namespace, obj, opts);
+  /** GET: from the watch cache when resourceVersion allows (its bytes, decoded only if asked), else from storage. */
+  async get(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<ObjectResult> {
+    const found = await this.reads.get(def, namespace, name, resourceVersion);
+    if (!found) throw errors.notFound(def, name);
+    return found;
   }
 
-  async get(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<KObject> {
-    const obj = await this.reads.get(def, namespace, name, resourceVersion);
-    if (!obj) throw errors.notFound(def, name);
-    return obj;
-  }
-
-  list(def: ResourceDefinition, opts: ListOptions): Promise<KList> {
+  /** LIST, items as JSON bytes or decoded, whichever the caller reads. */
+  list(def: ResourceDefinition, opts: ListOptions): Promise<ListResult> {
     return this.reads.list(def, opts);
-  }
-
-  /** create(), with the JSON the created object answers with when the bytes it was stored as give it. */
-  createWithJson(def: ResourceDefinition, namespace: string | undefined, obj: KObject, opts: WriteOptions): Promise<{ object: KObject; json?: string }> {
-    return this.store(def).createWithJson(namespace, obj, opts);
-  }
-
-  /** GET as JSON bytes: the cached bytes when the read path has them, else encoded here. */
-  async getEncoded(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<Buffer> {
-    const bytes = this.reads.getEncoded
-      ? await this.reads.getEncoded(def, namespace, name, resourceVersion)
-      : await this.reads.get(def, namespace, name, resourceVersion).then((o) => (o ? Buffer.from(JSON.stringify(o)) : undefined));
-    if (!bytes) throw errors.notFound(def, name);
-    return bytes;
   }
 
   /** The namespaces that hold objects of a namespaced kind, without decoding any object. */
   namespacesInUse(def: ResourceDefinition): Promise<Set<string>> {
     return this.reads.namespaces(def);
-  }
-
-  /** LIST with items as JSON bytes, for streaming responses. */
-  async listEncoded(def: ResourceDefinition, opts: ListOptions): Promise<EncodedList> {
-    if (this.reads.listEncoded) return this.reads.listEncoded(def, opts);
-    return encodeList(await this.reads.list(def, opts));
   }
 
   /** WATCH: the events after opts.resourceVersion, from the read path (the watch cache). */
@@ -106,12 +83,24 @@ export class Registry {
     return this.reads.watch(def, opts);
   }
 
-  update(def: ResourceDefinition, namespace: string | undefined, name: string, obj: KObject, opts: WriteOptions, subresource?: string): Promise<UpdateResult> {
+  create(def: ResourceDefinition, namespace: string | undefined, obj: KObject, opts: WriteOptions): Promise<ObjectResult> {
+    return this.store(def).create(namespace, obj, opts);
+  }
+
+  update(def: ResourceDefinition, namespace: string | undefined, name: string, obj: KObject, opts: WriteOptions, subresource?: string): Promise<ObjectResult> {
     return this.store(def).update(namespace, name, obj, opts, subresource);
   }
 
-  patch(def: ResourceDefinition, namespace: string | undefined, name: string, req: PatchRequest, opts: WriteOptions, subresource?: string): Promise<UpdateResult> {
+  patch(def: ResourceDefinition, namespace: string | undefined, name: string, req: PatchRequest, opts: WriteOptions, subresource?: string): Promise<ObjectResult> {
     return applyPatch((d, b, v, w) => this.admitBody(d, b, v, w), this.store(def), namespace, name, req, opts, subresource);
+  }
+
+  /**
+   * Read, change and write one object, retried on a conflicting write (upstream's GuaranteedUpdate): for clients in
+   * this process that edit an object as it is now, such as the garbage collector dropping a finalizer.
+   */
+  guaranteedUpdate(def: ResourceDefinition, namespace: string | undefined, name: string, opts: WriteOptions, produce: UpdateFn): Promise<ObjectResult> {
+    return this.store(def).guaranteedUpdate(namespace, name, opts, undefined, false, produce, false);
   }
 
   delete(def: ResourceDefinition, namespace: string | undefined, name: string, opts: DeleteOptions): Promise<DeleteResult> {
@@ -119,7 +108,7 @@ export class Registry {
   }
 
   /** Deletes every listed object through the per-item flow; answers with the list as it was. */
-  async deleteCollection(def: ResourceDefinition, listOpts: ListOptions, opts: DeleteOptions): Promise<KList> {
+  async deleteCollection(def: ResourceDefinition, listOpts: ListOptions, opts: DeleteOptions): Promise<ListResult> {
     const list = await this.reads.list(def, listOpts);
     const store = this.store(def);
     for (const item of list.items) {

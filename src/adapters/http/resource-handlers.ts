@@ -8,6 +8,7 @@ import { KObject, isPlainObject, typeMetaFirst } from '../../machinery/object';
 import { ResourceDefinition, apiVersionOf } from '../../machinery/resource-definition';
 import type { Registry } from '../../registry/registry';
 import type { PatchType } from '../../registry/request';
+import type { ObjectResult } from '../../registry/results';
 import { decodeJson, decodeObjectBody, decodeYaml, JSON_TYPE, negotiate, ResponseFormat } from './media';
 import { canonicalizeBodyVersion } from './group-alias';
 import { deleteOptions, listOptions, writeOptions } from './options';
@@ -76,6 +77,12 @@ export function resourceHandlers(def: ResourceDefinition, deps: HandlerDeps) {
   const { registry } = deps;
   const requestVersion = apiVersionOf(def);
 
+  /** An object in the negotiated form: plain JSON straight from the result's bytes, anything else rendered. */
+  const answer = (req: Request, res: Response, code: number, result: ObjectResult, fmt: ResponseFormat) => {
+    if (fmt === 'json' && !wantsPretty(req)) sendBytes(res, code, JSON_TYPE, result.json);
+    else renderObject(req, res, def, code, result.object, fmt);
+  };
+
   const format = (req: Request, list = false, watch = false): ResponseFormat => negotiate(req.get('accept'), { list, watch });
 
   /** A watch: by `watch` in the query (RequestInfo's verb) or one of the deprecated /watch/ paths. */
@@ -102,13 +109,10 @@ export function resourceHandlers(def: ResourceDefinition, deps: HandlerDeps) {
     const opts = listOptions(call.info.query, call.namespace);
     if (call.info.verb === 'watch') return serveWatch(req, res, opts);
     const fmt = format(req, true);
-    if (fmt === 'json' && !wantsPretty(req)) {
-      // Items stay the bytes the watch cache holds; the list is streamed, not built.
-      await sendEncodedList(res, await registry.listEncoded(def, opts));
-      return;
-    }
     const result = await registry.list(def, opts);
-    renderList(req, res, def, result, fmt);
+    // Items stay the bytes the watch cache holds; the list is streamed, not built.
+    if (fmt === 'json' && !wantsPretty(req)) await sendEncodedList(res, result);
+    else renderList(req, res, def, result, fmt);
   });
 
   const create = guard(async (req, res, call) => {
@@ -116,25 +120,17 @@ export function resourceHandlers(def: ResourceDefinition, deps: HandlerDeps) {
     const opts = writeOptions(req, call.info.query, 'CreateOptions');
     opts.apiVersion = requestVersion;
     const obj = registry.admitBody(def, bodyOf(req, res), opts.fieldValidation, opts.warnings);
-    const asStored = fmt === 'json' && !wantsPretty(req);
-    const created = asStored ? await registry.createWithJson(def, call.namespace, obj, opts) : { object: await registry.create(def, call.namespace, obj, opts) };
+    const created = await registry.create(def, call.namespace, obj, opts);
     setWarnings(res, opts.warnings);
-    if (created.json !== undefined) sendBytes(res, 201, JSON_TYPE, created.json);
-    else renderObject(req, res, def, 201, created.object, fmt);
+    answer(req, res, 201, created, fmt);
   });
 
   const get = (subresource?: string) =>
     guard(async (req, res, call) => {
       const fmt = format(req);
       const rv = call.info.query.first('resourceVersion');
-      if (fmt === 'json' && !wantsPretty(req)) {
-        const bytes = await registry.getEncoded(def, call.namespace, call.name!, rv);
-        sendBytes(res, 200, 'application/json', bytes);
-        return;
-      }
-      const obj = await registry.get(def, call.namespace, call.name!, rv);
       void subresource;
-      renderObject(req, res, def, 200, obj, fmt);
+      answer(req, res, 200, await registry.get(def, call.namespace, call.name!, rv), fmt);
     });
 
   const update = (subresource?: string) =>
@@ -145,7 +141,7 @@ export function resourceHandlers(def: ResourceDefinition, deps: HandlerDeps) {
       const obj = registry.admitBody(def, bodyOf(req, res), opts.fieldValidation, opts.warnings);
       const result = await registry.update(def, call.namespace, call.name!, obj, opts, subresource);
       setWarnings(res, opts.warnings);
-      renderObject(req, res, def, result.created ? 201 : 200, result.object, fmt);
+      answer(req, res, result.created ? 201 : 200, result, fmt);
     });
 
   const patch = (subresource?: string) =>
@@ -181,7 +177,7 @@ export function resourceHandlers(def: ResourceDefinition, deps: HandlerDeps) {
         subresource,
       );
       setWarnings(res, opts.warnings);
-      renderObject(req, res, def, result.created ? 201 : 200, result.object, fmt);
+      answer(req, res, result.created ? 201 : 200, result, fmt);
     });
 
   const remove = guard(async (req, res, call) => {

@@ -43,7 +43,7 @@ type Outcome = { issued: { chain: string; notBefore: Date; notAfter: Date; begin
 async function uidOf(registry: Registry, def: ResourceDefinition | undefined, namespace: string | undefined, name: string): Promise<string | undefined> {
   if (!def || !name) return undefined;
   try {
-    return (await registry.get(def, namespace, name)).metadata.uid;
+    return (await registry.get(def, namespace, name)).object.metadata.uid;
   } catch (e) {
     if (statusOf(e) === 404) return undefined;
     throw e;

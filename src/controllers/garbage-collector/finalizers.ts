@@ -99,7 +99,7 @@ async function pass(registry: Registry, log: Log, stopped: () => boolean): Promi
  */
 async function mayHaveOwners(registry: Registry): Promise<boolean> {
   const marks = ['"deletionTimestamp"', `"${orphanFinalizer}"`, `"${foregroundFinalizer}"`];
-  const lists = await Promise.all(registry.definitions.map((def) => registry.listEncoded(def, {})));
+  const lists = await Promise.all(registry.definitions.map((def) => registry.list(def, {})));
   return lists.some((list) => {
     const has = (mark: string) => list.body.some((piece) => piece.includes(mark));
     return has(marks[0]) && (has(marks[1]) || has(marks[2]));

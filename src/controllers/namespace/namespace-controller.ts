@@ -84,7 +84,7 @@ async function deleteNamespaceContent(registry: Registry, name: string): Promise
 
 async function getNamespace(registry: Registry, name: string): Promise<NamespaceObject | undefined> {
   try {
-    return (await registry.get(namespaceDefinition, undefined, name)) as NamespaceObject;
+    return (await registry.get(namespaceDefinition, undefined, name)).object as NamespaceObject;
   } catch (e) {
     if (statusOf(e) === 404) return undefined;
     throw e;

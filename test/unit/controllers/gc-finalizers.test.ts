@@ -3,16 +3,21 @@ import { startGcFinalizers } from '../../../src/controllers/garbage-collector/fi
 import { configMapDefinition } from '../../../src/resources/config-map';
 import type { Registry } from '../../../src/registry/registry';
 import type { KObject } from '../../../src/machinery/object';
+import { ListResult } from '../../../src/registry/results';
 
 function registryWith(objects: KObject[]) {
   const decoded: string[] = [];
   const registry = {
     definitions: [configMapDefinition],
-    listEncoded: async () => ({ apiVersion: 'v1', kind: 'ConfigMapList', metadata: {}, body: objects.map((o, i) => Buffer.from((i ? ',' : '') + JSON.stringify(o))) }),
-    list: async () => {
-      decoded.push('list');
-      return { apiVersion: 'v1', kind: 'ConfigMapList', metadata: {}, items: objects };
-    },
+    // As the watch cache answers: the items' JSON at hand, decoded only when a caller reads the items.
+    list: async () =>
+      new ListResult({ apiVersion: 'v1', kind: 'ConfigMapList', metadata: {} }, {
+        encoded: objects.map((o, i) => Buffer.from((i ? ',' : '') + JSON.stringify(o))),
+        decode: () => {
+          decoded.push('list');
+          return objects;
+        },
+      }),
   } as unknown as Registry;
   return { registry, decoded };
 }
