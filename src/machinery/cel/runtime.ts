@@ -1,24 +1,26 @@
 /**
- * The evaluation side of the engine: @bufbuild/cel's planner with the
- * function libraries Kubernetes enables. The type checker (checker.ts) knows
- * the same functions by their declarations; this file binds implementations.
+ * The evaluation side of the engine: @bufbuild/cel's planner with the cel-go
+ * string extension, the Kubernetes libraries and the cost guard. The type
+ * checker (checker.ts) knows the same functions by their declarations.
  */
-import { celEnv, type CelEnv, type CelFunc, type CelType } from '@bufbuild/cel';
+import { celEnv, type CelEnv, type CelFunc } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
-import type { Registry } from '@bufbuild/protobuf';
+import { createRegistry, type Registry } from '@bufbuild/protobuf';
+import { loopGuard } from './cost/runtime';
+import { kubernetesLibraries } from './libraries';
+import { opaqueRegistry } from './opaque';
 
 export interface RuntimeEnvOptions {
-  /** Protobuf types beyond the well-known ones (tests use the conformance messages). */
+  /** Protobuf types beyond the well-known ones and ours (tests use the conformance messages). */
   registry?: Registry;
   namespace?: string;
-  variables?: Record<string, CelType>;
 }
 
-/** Implementations, in resolution order: later entries override earlier ones with the same signature. */
 export function runtimeFunctions(): CelFunc[] {
-  return [...strings];
+  return [...strings, ...kubernetesLibraries.flatMap((l) => l.functions), loopGuard];
 }
 
 export function runtimeEnv(options: RuntimeEnvOptions = {}): CelEnv {
-  return celEnv({ registry: options.registry, namespace: options.namespace, variables: options.variables, funcs: runtimeFunctions() });
+  const registry = options.registry ? createRegistry(options.registry, opaqueRegistry) : opaqueRegistry;
+  return celEnv({ registry, namespace: options.namespace, funcs: runtimeFunctions() });
 }
