@@ -52,6 +52,7 @@ export function compileRule(source: string, env: CelEnvironment, options: Compil
     return { error: options.resultTypeError ?? `cel expression must evaluate to a ${typeName(options.resultType)}` };
   }
   const estimatedCost = estimateCost(expr, checked, env);
+  routeOverloads(expr, checked);
   const { expr: instrumented, once } = instrument(expr);
   const evaluate = plan(env.runtime, instrumented);
   return {
@@ -64,6 +65,21 @@ export function compileRule(source: string, env: CelEnvironment, options: Compil
       run: (activation) => evaluate(activation as never),
     },
   };
+}
+
+/** Calls whose single matching overload has its own runtime implementation are pointed at it. */
+function routeOverloads(e: Expr | undefined, checked: Checked): void {
+  if (!e) return;
+  const k = e.exprKind;
+  if (k.case === 'callExpr') {
+    const matched = checked.overloads.get(e.id);
+    if (matched?.length === 1 && matched[0].runtimeName) k.value.function = matched[0].runtimeName;
+    routeOverloads(k.value.target, checked);
+    k.value.args.forEach((a) => routeOverloads(a, checked));
+  } else if (k.case === 'selectExpr') routeOverloads(k.value.operand, checked);
+  else if (k.case === 'listExpr') k.value.elements.forEach((x) => routeOverloads(x, checked));
+  else if (k.case === 'structExpr') for (const x of k.value.entries) routeOverloads(x.value, checked), routeOverloads(x.keyKind.case === 'mapKey' ? x.keyKind.value : undefined, checked);
+  else if (k.case === 'comprehensionExpr') [k.value.iterRange, k.value.accuInit, k.value.loopCondition, k.value.loopStep, k.value.result].forEach((x) => routeOverloads(x, checked));
 }
 
 /** The parser's error as an issue; its message carries `<input>:line:col:` which we re-render. */

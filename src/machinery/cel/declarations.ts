@@ -13,6 +13,8 @@ export interface Overload {
   readonly member: boolean;
   readonly params: readonly CelT[];
   readonly result: CelT;
+  /** The runtime function to call instead of `name`, when overloads need different implementations (e.g. typed zero sums). */
+  readonly runtimeName?: string;
 }
 
 export const fn = (name: string, id: string, params: CelT[], result: CelT): Overload => ({ id, name, member: false, params, result });

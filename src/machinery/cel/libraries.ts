@@ -1,4 +1,12 @@
-/** The Kubernetes function libraries, in the order the runtime registers them. */
+/** The Kubernetes function libraries (authz is not served), in the order the runtime registers them. */
+import { formatLibrary } from './library/format';
+import { ipLibrary } from './library/ip';
+import { listsLibrary } from './library/lists';
+import { optionalLibrary } from './library/optional';
+import { quantityLibrary } from './library/quantity';
+import { regexLibrary } from './library/regex';
+import { setsLibrary } from './library/sets';
+import { urlLibrary } from './library/url';
 import type { Library } from './library';
 
-export const kubernetesLibraries: readonly Library[] = [];
+export const kubernetesLibraries: readonly Library[] = [optionalLibrary, listsLibrary, setsLibrary, regexLibrary, urlLibrary, quantityLibrary, ipLibrary, formatLibrary];
