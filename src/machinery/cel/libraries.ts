@@ -6,7 +6,8 @@ import { optionalLibrary } from './library/optional';
 import { quantityLibrary } from './library/quantity';
 import { regexLibrary } from './library/regex';
 import { setsLibrary } from './library/sets';
+import { stringsLibrary } from './library/strings';
 import { urlLibrary } from './library/url';
 import type { Library } from './library';
 
-export const kubernetesLibraries: readonly Library[] = [optionalLibrary, listsLibrary, setsLibrary, regexLibrary, urlLibrary, quantityLibrary, ipLibrary, formatLibrary];
+export const kubernetesLibraries: readonly Library[] = [stringsLibrary, optionalLibrary, listsLibrary, setsLibrary, regexLibrary, urlLibrary, quantityLibrary, ipLibrary, formatLibrary];

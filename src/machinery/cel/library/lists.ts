@@ -48,6 +48,13 @@ function sum(list: CelList, zero: CelValue): CelValue {
   return acc as CelValue;
 }
 
+function runtimeKind(v: CelValue): string {
+  if (typeof v === 'bigint') return 'int';
+  if (typeof v === 'number') return 'double';
+  if (isCelUint(v)) return 'uint';
+  return isReflectMessage(v) && v.desc.typeName === 'google.protobuf.Duration' ? 'duration' : 'other';
+}
+
 function extreme(list: CelList, name: 'min' | 'max'): CelValue {
   if (list.size === 0) throw new Error(`${name} called on empty list`);
   let best: CelValue = list.get(0) as CelValue;
@@ -91,6 +98,13 @@ export const listsLibrary: Library = {
         return sum(this, zero() as CelValue) as never;
       }),
     ),
+    // Reached when the element type is only known at run time (dyn): the zero follows the first element, int when empty.
+    celMethod('sum', LIST, [], DYN, function () {
+      charge(this);
+      const first = this.get(0);
+      const zero = sums.find(([n]) => first !== undefined && runtimeKind(first) === n)?.[2] ?? (() => 0n);
+      return sum(this, zero() as CelValue) as never;
+    }),
     celMethod('min', LIST, [], DYN, function () {
       charge(this);
       return extreme(this, 'min') as never;
