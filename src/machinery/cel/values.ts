@@ -125,5 +125,6 @@ export function fromCelValue(v: unknown): unknown {
     return new Date(Number(t.seconds) * 1000 + t.nanos / 1e6).toISOString();
   }
   if (message && 'key' in message) return (message as unknown as { key: string }).key;
+  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fromCelValue(x)]));
   return String(v);
 }
