@@ -27,8 +27,13 @@ export interface Checked {
   readonly issues: readonly Issue[];
 }
 
-export function check(expr: Expr, positions: Record<string, number>, decls: Declarations, variables: ReadonlyMap<string, CelT>): Checked {
-  return new Checker(decls, variables, positions).run(expr);
+export interface CheckOptions {
+  /** Kubernetes requires list and map literals of one type (cel.HomogeneousAggregateLiterals); plain CEL joins mixed ones to dyn. */
+  readonly homogeneousLiterals?: boolean;
+}
+
+export function check(expr: Expr, positions: Record<string, number>, decls: Declarations, variables: ReadonlyMap<string, CelT>, options: CheckOptions = {}): Checked {
+  return new Checker(decls, variables, positions, options.homogeneousLiterals ?? true).run(expr);
 }
 
 type Call = Extract<Expr['exprKind'], { case: 'callExpr' }>['value'];
@@ -46,6 +51,7 @@ class Checker {
     private readonly decls: Declarations,
     private readonly variables: ReadonlyMap<string, CelT>,
     private readonly positions: Record<string, number>,
+    private readonly homogeneousLiterals: boolean,
   ) {}
 
   run(expr: Expr): Checked {
@@ -159,11 +165,14 @@ class Checker {
 
   private homogeneous(items: readonly Expr[]): CelT {
     const elem = this.freshParam();
+    let mixed = false;
     for (const item of items) {
       const t = this.visit(item);
-      if (!assignable(elem, t, this.subst)) this.error(item, `expected type '${typeName(this.resolved(elem))}' but found '${typeName(this.resolved(t))}'`);
+      if (assignable(elem, t, this.subst)) continue;
+      if (this.homogeneousLiterals) this.error(item, `expected type '${typeName(this.resolved(elem))}' but found '${typeName(this.resolved(t))}'`);
+      mixed = true;
     }
-    return elem;
+    return mixed ? T.dyn : elem;
   }
 
   private call(e: Expr, c: Call): CelT {
