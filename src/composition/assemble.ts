@@ -184,12 +184,6 @@ export function assemble(opts: AssembleOptions): Assembled {
   void bootstrap.done.then(() => {
     if (!controllersStopped) controllers.start();
   });
-  const patchContentTypes = [
-    'application/json-patch+json',
-    'application/merge-patch+json',
-    'application/strategic-merge-patch+json',
-    'application/apply-patch+yaml',
-  ];
   let shuttingDown = false;
   const livezTimeout = opts.healthcheckTimeoutMs ?? 2000;
   const readyzTimeout = opts.readycheckTimeoutMs ?? 2000;
@@ -214,8 +208,7 @@ export function assemble(opts: AssembleOptions): Assembled {
     },
     watch,
     version,
-    patchContentTypes,
-    extraRouters: [openApiRouter(definitions, patchContentTypes), metricsRouter(metrics)],
+    extraRouters: [openApiRouter(definitions), metricsRouter(metrics)],
     discoveryOnly: reviewDiscovery,
     apiRouters: [
       authRouter({

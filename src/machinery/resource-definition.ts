@@ -149,6 +149,8 @@ export interface ResourceDefinition {
   validateName(name: string, prefix: boolean): string[];
   /** Kept in another kind's storage (keys and stored form are that kind's). */
   storedAs?: StoredAs;
+  /** PATCH takes strategic merge patches (default true: built-in kinds carry its directives; custom resources do not). */
+  strategicMergePatch?: boolean;
   /** DELETE on the collection is served (default true; upstream serves none for namespaces). */
   deleteCollection?: boolean;
   /** The 400 message for a field selector on an unknown field, where the kind has its own (upstream's label conversion). */

@@ -7,6 +7,7 @@
 import { ResourceDefinition, apiVersionOf } from '../../machinery/resource-definition';
 import { allDefinitions, Schema, schemaOf } from '../../machinery/schema/schema';
 import { resourcePaths } from './routes';
+import { patchContentTypes } from '../../registry/request';
 
 type Doc = Record<string, unknown>;
 type Flavor = 'v2' | 'v3';
@@ -137,7 +138,8 @@ function pathParams(path: string, flavor: Flavor) {
   );
 }
 
-function pathsFor(def: ResourceDefinition, flavor: Flavor, patchTypes: string[]): Doc {
+function pathsFor(def: ResourceDefinition, flavor: Flavor): Doc {
+  const patchTypes = patchContentTypes(def.strategicMergePatch !== false);
   const p = resourcePaths(def);
   const list = listSchemaName(def);
   const bodyTypes = ['application/json', 'application/yaml'];
@@ -196,20 +198,20 @@ function schemasFor(defs: ResourceDefinition[], flavor: Flavor): Record<string, 
 
 const info = { title: 'svc.io resource API server', version: 'v1.37.0' };
 
-export function openApiV3(defs: ResourceDefinition[], patchTypes: string[]): Doc {
+export function openApiV3(defs: ResourceDefinition[]): Doc {
   return {
     openapi: '3.0.0',
     info,
-    paths: Object.assign({}, ...defs.map((d) => pathsFor(d, 'v3', patchTypes))),
+    paths: Object.assign({}, ...defs.map((d) => pathsFor(d, 'v3'))),
     components: { schemas: schemasFor(defs, 'v3') },
   };
 }
 
-export function openApiV2(defs: ResourceDefinition[], patchTypes: string[]): Doc {
+export function openApiV2(defs: ResourceDefinition[]): Doc {
   return {
     swagger: '2.0',
     info,
-    paths: Object.assign({}, ...defs.map((d) => pathsFor(d, 'v2', patchTypes))),
+    paths: Object.assign({}, ...defs.map((d) => pathsFor(d, 'v2'))),
     definitions: schemasFor(defs, 'v2'),
   };
 }

@@ -31,7 +31,7 @@ function sendDoc(req: Request, res: Response, doc: Served, immutable: boolean): 
   res.status(200).end(doc.body);
 }
 
-export function openApiRouter(defs: ResourceDefinition[], patchTypes: string[]): Router {
+export function openApiRouter(defs: ResourceDefinition[]): Router {
   const router = Router();
   let v2: Served | undefined;
   let v3: Map<string, Served> | undefined;
@@ -39,12 +39,12 @@ export function openApiRouter(defs: ResourceDefinition[], patchTypes: string[]):
     if (!v3) {
       const byGv = new Map<string, ResourceDefinition[]>();
       for (const d of defs) byGv.set(groupVersionPath(d), [...(byGv.get(groupVersionPath(d)) ?? []), d]);
-      v3 = new Map([...byGv].map(([gv, ds]) => [gv, served(openApiV3(ds, patchTypes))]));
+      v3 = new Map([...byGv].map(([gv, ds]) => [gv, served(openApiV3(ds))]));
     }
     return v3;
   };
   router.get('/openapi/v2', (req, res) => {
-    v2 ??= served(openApiV2(defs, patchTypes));
+    v2 ??= served(openApiV2(defs));
     sendDoc(req, res, v2, false);
   });
   router.get('/openapi/v3', (req, res) => {

@@ -7,7 +7,7 @@ import { errors } from '../../machinery/status';
 import { KObject, isPlainObject, typeMetaFirst } from '../../machinery/object';
 import { ResourceDefinition, apiVersionOf } from '../../machinery/resource-definition';
 import type { Registry } from '../../registry/registry';
-import type { PatchType } from '../../registry/request';
+import { patchContentTypes, patchTypeOf } from '../../registry/request';
 import type { ObjectResult } from '../../registry/results';
 import { decodeJson, decodeObjectBody, decodeYaml, JSON_TYPE, negotiate, ResponseFormat } from './media';
 import { canonicalizeBodyVersion } from './group-alias';
@@ -18,18 +18,9 @@ import { sendEncodedList } from './list-stream';
 import { renderList, renderObject } from './render';
 import type { WatchServer } from './watch';
 
-const patchTypes: Record<string, PatchType> = {
-  'application/json-patch+json': 'json',
-  'application/merge-patch+json': 'merge',
-  'application/strategic-merge-patch+json': 'strategic',
-  'application/apply-patch+yaml': 'apply',
-};
-
 export interface HandlerDeps {
   registry: Registry;
   watch?: WatchServer;
-  /** Patch content types this server accepts, in upstream's order. */
-  patchContentTypes: string[];
 }
 
 /** What the router found a request to name: its RequestInfo, and the namespace and name of its path. */
@@ -76,6 +67,7 @@ function guard(fn: Handler): Handler {
 export function resourceHandlers(def: ResourceDefinition, deps: HandlerDeps) {
   const { registry } = deps;
   const requestVersion = apiVersionOf(def);
+  const strategic = def.strategicMergePatch !== false;
 
   /** An object in the negotiated form: plain JSON straight from the result's bytes, anything else rendered. */
   const answer = (req: Request, res: Response, code: number, result: ObjectResult, fmt: ResponseFormat) => {
@@ -147,9 +139,8 @@ export function resourceHandlers(def: ResourceDefinition, deps: HandlerDeps) {
   const patch = (subresource?: string) =>
     guard(async (req, res, call) => {
       const fmt = format(req);
-      const mediaType = (req.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
-      const type = patchTypes[mediaType];
-      if (!type || !deps.patchContentTypes.includes(mediaType)) throw errors.unsupportedMediaType(deps.patchContentTypes);
+      const type = patchTypeOf(req.get('content-type'), strategic);
+      if (!type) throw errors.unsupportedMediaType(patchContentTypes(strategic));
       const opts = writeOptions(req, call.info.query, 'PatchOptions');
       opts.apiVersion = requestVersion;
       const force = call.info.query.flag('force');

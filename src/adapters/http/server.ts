@@ -19,7 +19,6 @@ export interface AppDeps {
   health: HealthChecks;
   watch?: WatchServer;
   version: Record<string, string>;
-  patchContentTypes: string[];
   /** Extra routers (OpenAPI, metrics) mounted before resources. */
   extraRouters?: express.Router[];
   /** Resources listed in discovery that are answered by apiRouters rather than stored. */
@@ -111,7 +110,7 @@ export function createApp(deps: AppDeps): express.Express {
       requestInfoFilter(),
       ...(deps.middleware ?? []),
       readBody(maxBodyBytes),
-      resourceRouter(deps.definitions, { registry: deps.registry, watch: deps.watch, patchContentTypes: deps.patchContentTypes }),
+      resourceRouter(deps.definitions, { registry: deps.registry, watch: deps.watch }),
     ]),
   );
   for (const r of deps.apiRouters ?? []) app.use(r);
