@@ -22,6 +22,7 @@ import { version } from '../version';
 import { createMetrics, instrumentStorage, metricsMiddleware, metricsRouter } from '../adapters/metrics';
 import { resourcePrefix } from '../registry/keys';
 import { withDeadlines } from '../registry/storage-deadline';
+import { DefinitionSet } from '../registry/definition-set';
 import { alwaysAllow, type AuthorizerPort } from '../ports/authorizer.port';
 import { RbacAuthorizer } from '../auth/authz/rbac-authorizer';
 import { AuthenticatorChain } from '../auth/authn/chain';
@@ -123,20 +124,23 @@ function startBootstrapPolicy(registry: Registry, cache: WatchCache, log: Log): 
 /** Builds the registry and HTTP server over the given storage (not yet listening). */
 export function assemble(opts: AssembleOptions): Assembled {
   const { gates, log } = opts;
-  const definitions = allDefinitions.filter((d) => !d.featureGate || gates.enabled(d.featureGate));
+  // The built-in kinds; kinds defined at run time join this set while the server runs.
+  const served = new DefinitionSet(allDefinitions.filter((d) => !d.featureGate || gates.enabled(d.featureGate)));
+  const definitions = served.all;
   const metrics = createMetrics(() =>
-    Promise.all(definitions.map(async (d) => ({ resource: d.group ? `${d.plural}.${d.group}` : d.plural, count: (await opts.storage.range(resourcePrefix(d), { limit: 1 })).count }))),
+    Promise.all(served.all.map(async (d) => ({ resource: d.group ? `${d.plural}.${d.group}` : d.plural, count: (await opts.storage.range(resourcePrefix(d), { limit: 1 })).count }))),
   );
   const storage = withDeadlines(instrumentStorage(opts.storage, metrics), opts.requestTimeoutMs ?? 10_000);
   // Reads and watches are served from the watch cache, fed by one storage watch per kind.
   const cache = new WatchCache(storage, definitions, gates, { now: () => systemClock.now().getTime(), ...opts.watchCache }, log).start();
+  served.onChange((change) => ('added' in change ? cache.add(change.added) : cache.remove(change.removed)));
   // Watches go through the registry like every other verb (it hands them to its read path, the watch cache).
   const watch = new WatchStreamServer({ watch: (def, o) => registry.watch(def, o) }, opts.watchStream);
   const security = { ...defaultSecurity, ...opts.security };
   const authorizer = security.authorizationMode === 'AlwaysAllow' ? alwaysAllow : new RbacAuthorizer(rbacSources(cache, definitions));
   const eventTtl = opts.eventTtlSeconds ?? 3600;
   const registry: Registry = new Registry(
-    definitions,
+    served,
     {
       storage,
       clock: systemClock,
@@ -171,7 +175,7 @@ export function assemble(opts: AssembleOptions): Assembled {
       log,
       authorizer,
       changes: (def) => (cache.ready() ? cache.kind(def).changes : -1),
-      deletions: deletionActivity(cache, definitions),
+      deletions: deletionActivity(cache, () => served.all),
       signing: controllerOpts.signing,
       rootCaBundle: controllerOpts.rootCaBundle,
       intervalMs: controllerOpts.intervalMs,
@@ -193,7 +197,6 @@ export function assemble(opts: AssembleOptions): Assembled {
   let secureServer: TlsServer | undefined;
   const app = createApp({
     registry,
-    definitions,
     health: {
       livez: [{ name: 'ping', check: () => true }, storageCheck],
       readyz: [
@@ -208,7 +211,7 @@ export function assemble(opts: AssembleOptions): Assembled {
     },
     watch,
     version,
-    extraRouters: [openApiRouter(definitions), metricsRouter(metrics)],
+    extraRouters: [openApiRouter(served), metricsRouter(metrics)],
     discoveryOnly: reviewDiscovery,
     apiRouters: [
       authRouter({

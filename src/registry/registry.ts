@@ -14,6 +14,7 @@ import { ReadPath, StorageReadPath } from './reader';
 import { ListResult, ObjectResult } from './results';
 import { DeleteOptions, FieldValidation, ListOptions, PatchRequest, WriteOptions } from './request';
 import { ResourceStore, type UpdateFn } from './store';
+import { DefinitionSet } from './definition-set';
 import { applyPatch } from './patch';
 import type { CacheWatcher } from './watch-cache/cache-watcher';
 
@@ -26,19 +27,32 @@ export interface DecodedBody {
 export class Registry {
   private readonly stores = new Map<ResourceDefinition, ResourceStore>();
   private readonly reads: ReadPath;
+  /** The served kinds, which kinds defined at run time join and leave. */
+  readonly served: DefinitionSet;
 
   constructor(
-    readonly definitions: ResourceDefinition[],
+    definitions: DefinitionSet | readonly ResourceDefinition[],
     readonly deps: RegistryDeps,
     reads?: ReadPath,
   ) {
-    for (const def of definitions) this.stores.set(def, new ResourceStore(def, deps));
+    this.served = definitions instanceof DefinitionSet ? definitions : new DefinitionSet(definitions);
+    for (const def of this.served.all) this.stores.set(def, new ResourceStore(def, deps));
+    this.served.onChange((change) => {
+      if ('added' in change) this.stores.set(change.added, new ResourceStore(change.added, deps));
+      else this.stores.delete(change.removed);
+    });
     this.reads = reads ?? new StorageReadPath(deps.storage, deps.gates);
+  }
+
+  /** The kinds served now. */
+  get definitions(): readonly ResourceDefinition[] {
+    return this.served.all;
   }
 
   store(def: ResourceDefinition): ResourceStore {
     const s = this.stores.get(def);
-    if (!s) throw new Error(`${def.plural} is not served`);
+    // A kind withdrawn while the request ran (its CustomResourceDefinition deleted): nothing is there any more.
+    if (!s) throw errors.notFoundPath();
     return s;
   }
 

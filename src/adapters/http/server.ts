@@ -15,12 +15,11 @@ import type { WatchServer } from './watch';
 
 export interface AppDeps {
   registry: Registry;
-  definitions: ResourceDefinition[];
   health: HealthChecks;
   watch?: WatchServer;
   version: Record<string, string>;
   /** Extra routers (OpenAPI, metrics) mounted before resources. */
-  extraRouters?: express.Router[];
+  extraRouters?: RequestHandler[];
   /** Resources listed in discovery that are answered by apiRouters rather than stored. */
   discoveryOnly?: DiscoveryOnly[];
   /** Routers that need the raw body, after the resources (reviews, TokenRequest). */
@@ -110,7 +109,7 @@ export function createApp(deps: AppDeps): express.Express {
       requestInfoFilter(),
       ...(deps.middleware ?? []),
       readBody(maxBodyBytes),
-      resourceRouter(deps.definitions, { registry: deps.registry, watch: deps.watch }),
+      resourceRouter(deps.registry.served, { registry: deps.registry, watch: deps.watch }),
     ]),
   );
   for (const r of deps.apiRouters ?? []) app.use(r);
@@ -118,7 +117,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/version', (_req, res) => {
     res.json(deps.version);
   });
-  app.use(discoveryRouter(() => [...deps.definitions, ...(deps.discoveryOnly ?? [])], deps.address));
+  app.use(discoveryRouter(() => [...deps.registry.definitions, ...(deps.discoveryOnly ?? [])], deps.address));
   for (const r of deps.extraRouters ?? []) app.use(r);
   // As upstream's NotFoundHandler: a Status, whatever the path.
   app.use((req: Request, res: Response) => sendError(req, res, errors.notFoundPath()));
