@@ -166,7 +166,8 @@ function mapListShape(s: JSONSchemaProps, p: FieldPath, keys: string[], items: J
   return errs;
 }
 
-function mapListKeysMapSet(s: JSONSchemaProps, p: FieldPath): FieldError[] {
+/** Map-list keys required or defaulted and not nullable, set and map items not nullable. */
+export function mapListKeysMapSet(s: JSONSchemaProps, p: FieldPath): FieldError[] {
   const items = itemsSchema(s);
   const listType = s['x-kubernetes-list-type'];
   if (!items || (listType !== 'set' && listType !== 'map')) return [];
