@@ -48,3 +48,21 @@ export function goBadValue(v: unknown): unknown {
   if (Array.isArray(v) || isPlainObject(v)) return new RenderedValue(goJson(v));
   return v === undefined ? null : v;
 }
+
+/** fmt's %v of a decoded JSON value (maps print as map[k:v], lists as [a b]). */
+export function goV(v: unknown): string {
+  if (v === null || v === undefined) return '<nil>';
+  if (typeof v === 'number') return goNumber(v);
+  if (Array.isArray(v)) return `[${v.map(goV).join(' ')}]`;
+  if (isPlainObject(v)) return `map[${Object.keys(v).sort().map((k) => `${k}:${goV(v[k])}`).join(' ')}]`;
+  return String(v);
+}
+
+/** fmt's %T of a decoded JSON value. */
+export function goTypeName(v: unknown): string {
+  if (v === null || v === undefined) return '<nil>';
+  if (typeof v === 'number') return isGoInt(v) ? 'int64' : 'float64';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'string') return 'string';
+  return Array.isArray(v) ? '[]interface {}' : 'map[string]interface {}';
+}

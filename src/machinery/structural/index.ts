@@ -22,3 +22,4 @@ export { applyDefaults } from './defaulting';
 export { toSchemaTree, type SchemaTreeOptions } from './schema-tree';
 export { collectValidationRules, forEachRuleTarget, type RuleSite, type RuleTarget } from './validation-rules';
 export { decodeSchemaProps, SchemaDecodeError } from './decode-schema-props';
+export { decodeCustomResource, validateCustomResource, validateCustomResourceUpdate, validateCustomResourceStatusUpdate, celBlocked, type CustomResourceKind } from './custom-resource';

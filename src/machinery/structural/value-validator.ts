@@ -7,7 +7,7 @@
  * old object (upstream's NewValidatorForField/Index options).
  */
 import { deepEqual, isPlainObject } from '../object';
-import { goFloat, goJsonType, isGoInt } from './go-format';
+import { goJsonType, goV, isGoInt } from './go-format';
 import { compileGoRegexp } from './go-regexp';
 import { knownFormat, validatesFormat } from './value-formats';
 import { isFloat64AJSONInteger, validateNumber } from './value-numbers';
@@ -153,15 +153,6 @@ function enumMatches(data: unknown, e: unknown): boolean {
   }
   if (typeof e === 'boolean') return data === e;
   return Array.isArray(e) === Array.isArray(data) && typeof data === 'object' && deepEqual(data, e);
-}
-
-/** fmt's %v of a decoded JSON value, for the enum message. */
-function goV(v: unknown): string {
-  if (isNull(v)) return '<nil>';
-  if (typeof v === 'number') return isGoInt(v) ? String(v) : goFloat(v);
-  if (Array.isArray(v)) return `[${v.map(goV).join(' ')}]`;
-  if (isPlainObject(v)) return `map[${Object.keys(v).sort().map((k) => `${k}:${goV(v[k])}`).join(' ')}]`;
-  return String(v);
 }
 
 function enumCheck(n: VNode, path: string, data: unknown): Result | undefined {
