@@ -9,6 +9,7 @@ import type { FieldError } from './field-errors';
 import type { KObject } from './object';
 import type { FeatureGates } from './feature-gates';
 import type { AuthorizerPort } from '../ports/authorizer.port';
+import type { Schema } from './schema/schema';
 
 export type { UserInfo } from './user-info';
 import type { UserInfo } from './user-info';
@@ -128,8 +129,19 @@ export interface ResourceDefinition {
   namespaced: boolean;
   /** Served only while this gate is on. */
   featureGate?: string;
-  /** Root class of the declared types (class-validator/class-transformer). */
-  schemaRoot: Function;
+  /** Root class of the declared types (class-validator/class-transformer); kinds defined at run time give `schema` instead. */
+  schemaRoot?: Function;
+  /** The kind's schema tree, for kinds without declared classes (custom resources): see kindSchema(). */
+  schema?: Schema;
+  /** The name its schema is published under in OpenAPI (default: the root class's name). */
+  schemaName?: string;
+  /**
+   * Decodes a request body in place instead of the declared-type check (custom resources: structural pruning and
+   * coercion); returns the unknown fields it dropped, and a decoding error (a 400) if any.
+   */
+  decodeBody?(obj: KObject): { unknownFields: string[]; error?: string };
+  /** Each request to this kind's version gets this `Warning` (a deprecated CRD version). */
+  deprecationWarning?: string;
   strategy: Strategy;
   subresources: Record<string, SubresourceStrategy>;
   /** Field selectors beyond metadata.name/metadata.namespace: field -> value getter. */

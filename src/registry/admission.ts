@@ -8,7 +8,7 @@ import { KObject, deepEqual, hasTypeMetaFirst, isPlainObject } from '../machiner
 import { ResourceDefinition, StrategyContext, apiVersionOf } from '../machinery/resource-definition';
 import { validateObjectMetaCreate, validateObjectMetaUpdate } from '../machinery/validation/object-meta';
 import { shapeAsGo } from '../machinery/schema/go-shape';
-import { schemaOf } from '../machinery/schema/schema';
+import { kindSchema } from '../machinery/schema/schema';
 
 /** Rejects a body whose apiVersion or kind names another type; fills them when absent. */
 export function checkTypeMeta(def: ResourceDefinition, obj: KObject): void {
@@ -114,7 +114,7 @@ export function resetObjectMetaForStatus(obj: KObject, old: KObject): void {
  */
 export function shapeAsStored(def: ResourceDefinition, obj: KObject): void {
   const sent = obj.metadata.managedFields;
-  shapeAsGo(obj, schemaOf(def.schemaRoot));
+  shapeAsGo(obj, kindSchema(def));
   if (sent !== undefined) obj.metadata.managedFields = sent;
 }
 

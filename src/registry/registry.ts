@@ -6,7 +6,7 @@ import { errors } from '../machinery/status';
 import { KObject } from '../machinery/object';
 import { ResourceDefinition } from '../machinery/resource-definition';
 import { checkAndPrune } from '../machinery/schema/decode';
-import { schemaOf } from '../machinery/schema/schema';
+import { kindSchema } from '../machinery/schema/schema';
 import { ensureMetadata } from './admission';
 import { RegistryDeps } from './context';
 import { deleteObject, DeleteResult } from './delete';
@@ -59,7 +59,7 @@ export class Registry {
   /** Unknown and duplicate fields, handled per fieldValidation (apimachinery.md §6). */
   admitBody(def: ResourceDefinition, body: DecodedBody, validation: FieldValidation, warnings: string[]): KObject {
     const obj = ensureMetadata(def, body.object);
-    const report = checkAndPrune(obj, schemaOf(def.schemaRoot), '', def.kind);
+    const report = checkAndPrune(obj, kindSchema(def), '', def.kind);
     if (report.typeErrors.length) {
       throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${report.typeErrors.join(', ')}`);
     }

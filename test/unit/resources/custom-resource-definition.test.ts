@@ -344,7 +344,7 @@ describe('declared schema', () => {
       conversion: { strategy: 'Webhook', webhook: { clientConfig: { service: { name: 'c', namespace: 'n', port: 8443 } }, conversionReviewVersions: ['v1'] } },
     });
     (obj.spec as Obj).extra = 1;
-    const report = checkAndPrune(obj, schemaOf(def.schemaRoot), '', def.kind);
+    const report = checkAndPrune(obj, schemaOf(def.schemaRoot!), '', def.kind);
     expect(report).toEqual({ unknownFields: ['spec.extra'], typeErrors: [] });
   });
 
@@ -352,7 +352,7 @@ describe('declared schema', () => {
     const obj = crd();
     prepareForCreate(obj);
     obj.status = {};
-    shapeAsGo(obj, schemaOf(def.schemaRoot));
+    shapeAsGo(obj, schemaOf(def.schemaRoot!));
     expect(obj.status).toEqual({ conditions: null, acceptedNames: { plural: '', kind: '' }, storedVersions: null });
   });
 });
