@@ -32,6 +32,8 @@ import { serviceAccountAuthenticator } from '../auth/authn/service-account';
 import { AuditTrail } from '../auth/audit/trail';
 import { reconcileBootstrapPolicy } from '../auth/bootstrap';
 import { startSystemNamespaces } from '../controllers/system-namespaces';
+import { startCrdCleanup, startCrdNaming, startCrdServing } from '../controllers/crd';
+import { customResourceDefinitionDefinition } from '../resources/custom-resource-definition';
 import { admissionChain, DEFAULT_ADMISSION_PLUGINS, type AdmissionPluginName } from '../admission';
 import { eventDefinitions } from '../resources/event';
 import { ControllerManager, LeaderElector, controllerDescriptors, type LeaderElectionConfig, type SigningSetup } from '../controllers';
@@ -121,6 +123,24 @@ function startBootstrapPolicy(registry: Registry, cache: WatchCache, log: Log): 
   };
 }
 
+/**
+ * The CustomResourceDefinition controllers: names and conditions, cleanup on delete, and serving the kinds they
+ * define. Every replica runs them, leader or not, as every kube-apiserver does.
+ */
+function startCrdControllers(registry: Registry, cache: WatchCache, log: Log) {
+  const served = registry.definitions.includes(customResourceDefinitionDefinition);
+  if (!served) return { synced: () => true, stop: async () => undefined };
+  const changes = () => (cache.ready() ? cache.kind(customResourceDefinitionDefinition).changes : -1);
+  const serving = startCrdServing(registry, changes, log);
+  const loops = [serving, startCrdNaming(registry, changes, log), startCrdCleanup(registry, changes, log)];
+  return {
+    synced: () => serving.synced(),
+    stop: async () => {
+      await Promise.all(loops.map((l) => l.stop()));
+    },
+  };
+}
+
 /** Builds the registry and HTTP server over the given storage (not yet listening). */
 export function assemble(opts: AssembleOptions): Assembled {
   const { gates, log } = opts;
@@ -166,6 +186,7 @@ export function assemble(opts: AssembleOptions): Assembled {
   void bootstrap.done.then(() => (bootstrapDone = true));
   const compactor = startCompactor(storage, (opts.compactionIntervalSeconds ?? 0) * 1000, (msg, extra) => log('info', msg, extra));
   const systemNamespaces = startSystemNamespaces(registry, log);
+  const crds = startCrdControllers(registry, cache, log);
   // No kube-controller-manager here: its controllers run in this process, as registry clients.
   const controllerOpts = opts.controllers ?? {};
   const election = controllerOpts.leaderElection;
@@ -206,6 +227,7 @@ export function assemble(opts: AssembleOptions): Assembled {
         { name: 'poststarthook/start-system-namespaces-controller', check: () => systemNamespaces.ready() },
         // As upstream: not ready until the bootstrap RBAC policy is in storage.
         { name: 'poststarthook/rbac/bootstrap-roles', check: () => bootstrapDone },
+        { name: 'poststarthook/crd-informer-synced', check: () => crds.synced() },
         { name: 'shutdown', check: () => !shuttingDown },
       ],
     },
@@ -264,6 +286,7 @@ export function assemble(opts: AssembleOptions): Assembled {
       await controllers.shutdown();
       compactor.stop();
       systemNamespaces.stop();
+      await crds.stop();
       bootstrap.stop();
       watch.closeAll();
       cache.stop();

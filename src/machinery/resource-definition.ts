@@ -79,6 +79,11 @@ export interface StoredAs {
   toStorage(obj: KObject): KObject;
   /** A stored object in this kind's form. */
   fromStorage(obj: KObject): KObject;
+  /**
+   * This kind's objects are written in their own form (toStorage changes nothing: the storage version of a custom
+   * resource), so what a write stored is also its answer.
+   */
+  sameForm?: boolean;
 }
 
 /** A subresource whose writes replace part of the object (status, approval). */
@@ -119,6 +124,11 @@ export interface ResourceDefinition {
    * rolebinding). Not listed in discovery; objects read there carry that group's apiVersion.
    */
   upstreamGroup?: string;
+  /**
+   * Discovery lists the kind under upstreamGroup too: tools that map a manifest's apiVersion through discovery
+   * (kubectl apply of `apiextensions.k8s.io/v1` CRDs) find it there.
+   */
+  discoverUpstreamGroup?: boolean;
   version: string;
   kind: string;
   listKind: string;
@@ -151,6 +161,8 @@ export interface ResourceDefinition {
   usesGeneration: boolean;
   /** The part of the object whose change bumps generation (e.g. 'spec'). */
   generationFields?: string[];
+  /** Instead of generationFields: a change to any top-level field but these bumps generation (custom resources). */
+  generationIgnores?: string[];
   allowCreateOnUpdate: boolean;
   allowUnconditionalUpdate: boolean;
   /** DELETE answers with the deleted object instead of a Status. */

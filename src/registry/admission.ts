@@ -121,7 +121,8 @@ export function shapeAsStored(def: ResourceDefinition, obj: KObject): void {
 /** Bumps generation when any generation-tracked field changed. */
 export function bumpGeneration(def: ResourceDefinition, obj: KObject, old: KObject): void {
   if (!def.usesGeneration) return;
-  const fields = def.generationFields ?? ['spec'];
+  const ignored = def.generationIgnores;
+  const fields = ignored ? [...new Set([...Object.keys(obj), ...Object.keys(old)])].filter((f) => !ignored.includes(f)) : (def.generationFields ?? ['spec']);
   const changed = fields.some((f) => !deepEqual(obj[f], old[f]));
   const base = old.metadata.generation ?? 1;
   obj.metadata.generation = changed ? base + 1 : base;

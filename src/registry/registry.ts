@@ -59,16 +59,24 @@ export class Registry {
   /** Unknown and duplicate fields, handled per fieldValidation (apimachinery.md §6). */
   admitBody(def: ResourceDefinition, body: DecodedBody, validation: FieldValidation, warnings: string[]): KObject {
     const obj = ensureMetadata(def, body.object);
-    const report = checkAndPrune(obj, kindSchema(def), '', def.kind);
-    if (report.typeErrors.length) {
-      throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${report.typeErrors.join(', ')}`);
+    const cannot = (why: string) => errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${why}`);
+    let unknownFields: string[];
+    if (def.decodeBody) {
+      // A kind with a schema of its own (custom resources) prunes and coerces as its schema says.
+      const decoded = def.decodeBody(obj);
+      if (decoded.error) throw cannot(decoded.error);
+      unknownFields = decoded.unknownFields;
+    } else {
+      const report = checkAndPrune(obj, kindSchema(def), '', def.kind);
+      if (report.typeErrors.length) throw cannot(report.typeErrors.join(', '));
+      unknownFields = report.unknownFields;
     }
     const problems = [
-      ...report.unknownFields.map((f) => `unknown field "${f}"`),
+      ...unknownFields.map((f) => `unknown field "${f}"`),
       ...body.duplicateFields.map((f) => `duplicate field "${f}"`),
     ];
     if (validation === 'Strict' && problems.length) {
-      throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: strict decoding error: ${problems.join(', ')}`);
+      throw cannot(`strict decoding error: ${problems.join(', ')}`);
     }
     if (validation === 'Warn') for (const p of problems) warnings.push(p); // no spread: there may be a great many
     return obj;

@@ -47,7 +47,9 @@ export function openApiRouter(defs: DefinitionSet): RequestHandler {
   const v3Docs = () => {
     if (!v3) {
       const byGv = new Map<string, ResourceDefinition[]>();
-      for (const d of defs.all) byGv.set(groupVersionPath(d), [...(byGv.get(groupVersionPath(d)) ?? []), d]);
+      // Kinds discovery also lists under upstream's group are documented there too (kubectl validates against it).
+      const aliases = defs.all.filter((d) => d.discoverUpstreamGroup && d.upstreamGroup).map((d) => ({ ...d, group: d.upstreamGroup! }));
+      for (const d of [...defs.all, ...aliases]) byGv.set(groupVersionPath(d), [...(byGv.get(groupVersionPath(d)) ?? []), d]);
       v3 = new Map([...byGv].map(([gv, ds]) => [gv, served(openApiV3(ds))]));
     }
     return v3;

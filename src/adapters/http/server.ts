@@ -96,6 +96,13 @@ function adopt(target: object, proto: object): object {
   return target;
 }
 
+/** What discovery lists: the served kinds, those also listed under upstream's group name, and the answered-only APIs. */
+function discoverable(defs: readonly ResourceDefinition[], only: DiscoveryOnly[] = []) {
+  // Without short names or categories: `kubectl get crd` finds one resource, ours, and warns of no other.
+  const aliases = defs.filter((d) => d.discoverUpstreamGroup && d.upstreamGroup).map((d) => ({ ...d, group: d.upstreamGroup!, shortNames: [], categories: [] }));
+  return [...defs, ...aliases, ...only];
+}
+
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
@@ -117,7 +124,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/version', (_req, res) => {
     res.json(deps.version);
   });
-  app.use(discoveryRouter(() => [...deps.registry.definitions, ...(deps.discoveryOnly ?? [])], deps.address));
+  app.use(discoveryRouter(() => discoverable(deps.registry.definitions, deps.discoveryOnly), deps.address));
   for (const r of deps.extraRouters ?? []) app.use(r);
   // As upstream's NotFoundHandler: a Status, whatever the path.
   app.use((req: Request, res: Response) => sendError(req, res, errors.notFoundPath()));

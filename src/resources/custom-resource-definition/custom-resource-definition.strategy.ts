@@ -9,7 +9,9 @@
 import { isPlainObject, KObject } from '../../machinery/object';
 import { errors } from '../../machinery/status';
 import { decodeSchemaProps, SchemaDecodeError } from '../../machinery/structural';
+import type { DeletionRules } from '../../machinery/resource-definition';
 import type { CRDObject, SpecV1, Version } from './crd-internal';
+import { CRDConditions, setCondition } from './crd-conditions';
 
 type CRD = CRDObject;
 
@@ -70,3 +72,22 @@ export function prepareForStatusUpdate(obj: KObject, old: KObject): void {
   if (old.spec === undefined) delete obj.spec;
   else obj.spec = structuredClone(old.spec);
 }
+
+/** The finalizer that holds a CRD until every object of its kinds is gone (upstream's CustomResourceCleanupFinalizer). */
+export const customResourceCleanupFinalizer = 'customresourcecleanup.apiextensions.k8s.io';
+
+/**
+ * Upstream's CRD DELETE: the first one only marks the CRD, with the cleanup finalizer and a Terminating condition;
+ * the finalizer controller then deletes its objects and lets it go.
+ */
+export const crdDeletion: DeletionRules = {
+  holds: () => false,
+  markFirst: true,
+  onMark(obj) {
+    const finalizers = (obj.metadata.finalizers ??= []);
+    if (!finalizers.includes(customResourceCleanupFinalizer)) finalizers.push(customResourceCleanupFinalizer);
+    const status = ((obj as CRD).status ??= {});
+    const at = new Date(obj.metadata.deletionTimestamp ?? 0);
+    setCondition(status, { type: CRDConditions.terminating, status: 'True', reason: 'InstanceDeletionPending', message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon' }, at);
+  },
+};

@@ -6,7 +6,7 @@
  */
 import type { ResourceDefinition } from '../../machinery/resource-definition';
 import { nameIsDNSSubdomain } from '../../machinery/validation/names';
-import { applyDefaults, prepareForCreate, prepareForStatusUpdate, prepareForUpdate } from './custom-resource-definition.strategy';
+import { applyDefaults, crdDeletion, prepareForCreate, prepareForStatusUpdate, prepareForUpdate } from './custom-resource-definition.strategy';
 import { crdTable } from './custom-resource-definition.table';
 import { CustomResourceDefinition } from './custom-resource-definition.types';
 import { validateCRD, validateCRDStatusUpdate, validateCRDUpdate } from './custom-resource-definition.validation';
@@ -14,6 +14,7 @@ import { validateCRD, validateCRDStatusUpdate, validateCRDUpdate } from './custo
 export const customResourceDefinitionDefinition: ResourceDefinition = {
   group: 'apiextensions.svc.io',
   upstreamGroup: 'apiextensions.k8s.io',
+  discoverUpstreamGroup: true,
   version: 'v1',
   kind: 'CustomResourceDefinition',
   listKind: 'CustomResourceDefinitionList',
@@ -23,7 +24,7 @@ export const customResourceDefinitionDefinition: ResourceDefinition = {
   categories: ['api-extensions'],
   namespaced: false,
   schemaRoot: CustomResourceDefinition,
-  strategy: { prepareForCreate, prepareForUpdate, applyDefaults, validate: validateCRD, validateUpdate: validateCRDUpdate },
+  strategy: { prepareForCreate, prepareForUpdate, applyDefaults, validate: validateCRD, validateUpdate: validateCRDUpdate, deletion: crdDeletion },
   subresources: {
     status: { verbs: ['get', 'patch', 'update'], prepareForUpdate: prepareForStatusUpdate, validateUpdate: validateCRDStatusUpdate },
   },
@@ -41,3 +42,4 @@ export { CRDConditions, findCondition, isConditionTrue, removeCondition, setCond
 export { toInternalSpec } from './crd-internal';
 export type { SpecV1 as CustomResourceDefinitionSpecObject, StatusV1 as CustomResourceDefinitionStatusObject, Version as CustomResourceDefinitionVersionObject } from './crd-internal';
 export { API_APPROVED_ANNOTATION, isProtectedGroup } from './crd-approval';
+export { customResourceCleanupFinalizer } from './custom-resource-definition.strategy';
