@@ -11,7 +11,7 @@ import type { RequestInfo } from '../../auth/request-info';
 import type { DefinitionSet } from '../../registry/definition-set';
 import { servedAs } from './group-alias';
 import { HandlerDeps, resourceHandlers, type Call } from './resource-handlers';
-import { sendError } from './respond';
+import { sendError, setWarnings } from './respond';
 import { requestInfoOf } from './request-info';
 
 function groupVersionRoot(def: Pick<ResourceDefinition, 'group' | 'version'>): string {
@@ -151,6 +151,8 @@ export function resourceRouter(defs: DefinitionSet, deps: HandlerDeps): RequestH
     const handler = verbs.get(req.method);
     if (!handler) return sendError(req, res, errors.methodNotAllowed(req.method.toLowerCase(), found.target.def));
     const call: Call = { info, namespace: found.namespace, name: found.name };
+    // A deprecated version of a custom resource says so on every request, as upstream's CRD handler does.
+    if (found.target.def.deprecationWarning) setWarnings(res, [found.target.def.deprecationWarning]);
     const run = () => void Promise.resolve(handler(req, res, call)).catch((e) => sendError(req, res, e));
     if (gv.alias) gv.alias(req, res, run);
     else run();

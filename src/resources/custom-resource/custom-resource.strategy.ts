@@ -9,7 +9,7 @@ import { errors } from '../../machinery/status';
 import { errorText, type FieldError } from '../../machinery/field-errors';
 import type { KObject } from '../../machinery/object';
 import type { Strategy } from '../../machinery/resource-definition';
-import { decodeCustomResource, validateCustomResource, validateCustomResourceUpdate, type CustomResourceKind, type JSONSchemaProps } from '../../machinery/structural';
+import { applyDefaults, decodeCustomResource, validateCustomResource, validateCustomResourceUpdate, type CustomResourceKind, type JSONSchemaProps } from '../../machinery/structural';
 
 export interface ServedVersion {
   group: string;
@@ -57,6 +57,8 @@ export function customResourceStrategy(v: ServedVersion): Strategy {
       // With a status subresource, status is written through it only.
       if (v.statusEnabled) delete obj.status;
     },
+    // Every write's result is defaulted, whatever made it (a server-side apply that dropped a defaulted field gets it back).
+    applyDefaults: (obj) => applyDefaults(obj, v.schema),
     validate: (obj) => validate(v, obj, undefined),
     validateUpdate: (obj, old) => validate(v, obj, old),
   };
