@@ -77,6 +77,7 @@ export class ResourceStore {
       oldObject: old,
       user: opts.user,
       dryRun: opts.dryRun,
+      options: opts,
     };
     await admission.admit(attributes);
     await admission.validate(attributes);
@@ -123,6 +124,7 @@ export class ResourceStore {
       object: obj,
       user: opts.user,
       dryRun: opts.dryRun,
+      options: opts,
     });
     await admission?.admit(attributes());
     meta.uid = this.deps.random.uuid();
@@ -253,6 +255,7 @@ export class ResourceStore {
         oldObject: old,
         user: opts.user,
         dryRun: opts.dryRun,
+        options: opts,
       };
       await this.deps.admission?.admit(attributes);
       if (subresource) {
