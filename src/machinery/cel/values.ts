@@ -54,13 +54,22 @@ export function toCelValue(value: unknown, schema?: OpenApiSchema): CelInput {
 }
 
 /**
+ * A converted value as the library's runtime value, as an activation would
+ * make it on every read of the variable: converting once saves that when a
+ * value serves several expressions.
+ */
+export function celValue(input: CelInput): CelValue {
+  return celList([input]).get(0)!;
+}
+
+/**
  * A CEL optional of a converted value, or optional.none() without one: the
  * `oldSelf` of an optionalOldSelf rule. The payload is made a runtime value
  * here (as an activation would), since `.value()` hands it out unchanged.
  */
 export function celOptional(input: CelInput | undefined): CelValue {
   if (input === undefined) return none() as unknown as CelValue;
-  return some(celList([input]).get(0)!) as unknown as CelValue;
+  return some(celValue(input)) as unknown as CelValue;
 }
 
 function untyped(value: unknown): CelInput {

@@ -9,7 +9,7 @@
  * oldSelf on a value equal to its old one gives a warning, not an error
  * (CRDValidationRatcheting).
  */
-import { celOptional, evaluate, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET, toCelValue, type OpenApiSchema } from '../cel';
+import { celOptional, celValue, evaluate, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET, toCelValue, type OpenApiSchema } from '../cel';
 import { errorText, FieldError, FieldPath } from '../field-errors';
 import { isPlainObject } from '../object';
 import { Correlation } from './cel-correlation';
@@ -61,9 +61,10 @@ function evalNode(run: Run, nr: NodeRules, value: unknown, old: unknown, path: O
   const field = path ? path.toString() : '<nil>';
   if (run.budget <= 0) return stopBudget(run, budgetError(field, nr.typeName));
   const schema = nr.schema as OpenApiSchema;
-  const self = toCelValue(value, schema);
+  // Converted once for all the node's rules (an activation would convert on every read).
+  const self = celValue(toCelValue(value, schema));
   const hasOld = present(old);
-  const oldSelf = nr.usesOldSelf && hasOld ? toCelValue(old, schema) : undefined;
+  const oldSelf = nr.usesOldSelf && hasOld ? celValue(toCelValue(old, schema)) : undefined;
   const activation: Record<string, unknown> = oldSelf === undefined ? { self } : { self, oldSelf };
   for (const cr of nr.rules) {
     if (cr.error) {
