@@ -22,6 +22,8 @@ export interface StrategyContext {
   user: UserInfo;
   /** Answers permission questions of admission checks (e.g. `approve` on a signer). */
   authorizer: AuthorizerPort;
+  /** The request's warnings (the `Warning` header): validation may add some (CEL rules ratcheted on unchanged values). */
+  warnings?: string[];
 }
 
 /**

@@ -107,7 +107,7 @@ export class ResourceStore {
 
   async create(namespace: string | undefined, obj: KObject, opts: WriteOptions, created = false): Promise<ObjectResult> {
     const { def } = this;
-    const ctx = strategyContext(this.deps, opts.user);
+    const ctx = strategyContext(this.deps, opts.user, opts.warnings);
     checkTypeMeta(def, obj);
     const meta = obj.metadata;
     const clientRV = meta.resourceVersion;
@@ -213,7 +213,7 @@ export class ResourceStore {
   ): Promise<ObjectResult> {
     const { def } = this;
     const key = this.key(namespace, name);
-    const ctx = strategyContext(this.deps, opts.user);
+    const ctx = strategyContext(this.deps, opts.user, opts.warnings);
     // A failed compare-and-swap returns the value that won, so a retry needs no second read.
     let known: { value: KeyValue | undefined } | undefined;
     for (let attempt = 0; attempt < maxCasAttempts; attempt++) {

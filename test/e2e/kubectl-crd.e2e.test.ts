@@ -50,6 +50,11 @@ spec:
           spec:
             type: object
             description: What the widget should be.
+            x-kubernetes-validations:
+            - rule: "!has(self.size) || self.size <= 10 || self.color == 'blue'"
+              message: only blue widgets may be larger than 10
+              fieldPath: .size
+              reason: FieldValueForbidden
             properties:
               color:
                 type: string
@@ -132,6 +137,11 @@ describe('kubectl and CustomResourceDefinitions', () => {
     expect(r.stderr).toContain('* spec.color: Unsupported value: "green": supported values: "red", "blue"');
     expect(r.stderr).toContain('* spec.size: Invalid value: 0: spec.size in body should be greater than or equal to 1');
     expect(r.stderr).toContain('* spec.tags[1]: Duplicate value: "a"');
+    // The CRD's CEL rule, with its message, reason and field path.
+    const big = await kubectl(['apply', '-f', file('big.yaml', widget('big', '  color: red\n  size: 11'))]);
+    expect(big.stderr).toContain('The Widget "big" is invalid: spec.size: Forbidden: only blue widgets may be larger than 10');
+    expect(await ok('apply', '-f', file('big-blue.yaml', widget('big-blue', '  color: blue\n  size: 11')))).toBe('widget.example.com/big-blue created\n');
+    await ok('delete', 'wd', 'big-blue');
     const unknown = await kubectl(['apply', '-f', file('unknown.yaml', widget('unknown', '  color: red\n  shape: round'))]);
     expect(unknown.stderr).toContain('Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "spec.shape"');
   });
