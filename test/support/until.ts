@@ -6,7 +6,7 @@
  * A probe that throws ends the wait with its error (catch inside the probe to retry on errors).
  */
 export interface UntilOptions {
-  /** How long to keep probing, in all (default 5000 ms). */
+  /** How long to keep probing, in all (default 10 s: generous on two shared cores). */
   timeoutMs?: number;
   /** The pause between two probes (default 25 ms). */
   intervalMs?: number;
@@ -19,7 +19,7 @@ export type Found<T> = Exclude<T, undefined | null | false>;
 const given = <T>(v: T): v is Found<T> => v !== undefined && v !== null && v !== false;
 
 export async function until<T>(what: string, probe: () => T | Promise<T>, options: UntilOptions = {}): Promise<Found<T>> {
-  const { timeoutMs = 5000, intervalMs = 25, onTimeout } = options;
+  const { timeoutMs = 10_000, intervalMs = 25, onTimeout } = options;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();
