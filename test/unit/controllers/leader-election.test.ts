@@ -5,6 +5,7 @@
  * decides, real timers drive the loop) and before anyone else may take over.
  */
 import { startTestServer, type TestServer } from '../../support/test-server';
+import { until } from '../../support/until';
 import { LeaderElector, type LeaderElectionConfig } from '../../../src/controllers/leader-election';
 import { leaseDefinition } from '../../../src/resources/lease';
 import { systemRandom } from '../../../src/adapters/random/system.random';
@@ -12,13 +13,6 @@ import type { Registry } from '../../../src/registry/registry';
 
 const timing = { leaseDurationMs: 2000, renewDeadlineMs: 1000, retryPeriodMs: 100 };
 
-async function until(what: string, probe: () => boolean | Promise<boolean>, tries = 400): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (await probe()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Time that moves only when the test says so (from now); `real` follows the wall clock. */
