@@ -11,8 +11,8 @@ import * as https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
-import { ensurePki } from '../../src/adapters/pki';
 import { until as sharedUntil } from '../support/until';
+import { ensurePki } from '../../src/adapters/pki';
 import { ensureEtcdBinary, etcdHealthy, freePort } from '../support/etcd-harness';
 import { compose, entrypoint, expandEnv, healthcheck, imageStage, instructions, kubernetes, mapArgs, readDockerfile, repo } from './support/manifests';
 
