@@ -11,7 +11,7 @@ import { EtcdWatch } from '../../src/adapters/etcd/etcd-watch';
 import { GrpcClient } from '../../src/adapters/etcd/grpc-client';
 import { FutureRevisionError, StorageTimeoutError, UnavailableError, type StorageEvent, type WatchCallbacks } from '../../src/ports/storage.port';
 import { freePort, testEtcdEndpoints } from '../support/etcd-harness';
-import { buf, freshPrefix, sleep } from './contract-helpers';
+import { buf, freshPrefix, sleep, until as waitUntil } from './contract-helpers';
 
 /** Accepts TCP connections and never says a word (a peer that is gone without a reset). */
 async function blackHole(): Promise<{ url: string; close: () => Promise<void> }> {
@@ -67,9 +67,7 @@ function collect() {
   const events: StorageEvent[] = [];
   const errors: Error[] = [];
   const callbacks: WatchCallbacks = { onEvents: (e) => events.push(...e), onError: (e) => errors.push(e) };
-  const until = async (n: number, ms: number) => {
-    for (const end = Date.now() + ms; events.length < n && Date.now() < end; ) await sleep(25);
-  };
+  const until = (n: number, timeoutMs: number) => waitUntil(`${n} watch events`, () => events.length >= n, { timeoutMs, onTimeout: () => `have ${events.length}, errors: ${errors.join('; ')}` });
   return { events, errors, callbacks, until };
 }
 

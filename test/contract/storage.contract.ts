@@ -163,7 +163,7 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
         expect(w.events[1]).toMatchObject({ createRevision: r1, prevModRevision: r1 });
         expect(w.events[3]).toMatchObject({ createRevision: r1, prevModRevision: r2 });
         expect(w.events[0].prevModRevision).toBeUndefined();
-        await until(() => w.progress.some((rev) => rev >= r4), 'progress after the writes', 4000);
+        await until('progress after the writes', () => w.progress.some((rev) => rev >= r4), { timeoutMs: 4000 });
       } finally {
         handle.cancel();
       }
@@ -241,7 +241,7 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
         const rev = await s.create(`${p}a/x`, buf('yes'));
         await s.create(`${p}a0`, buf('no'));
         await w.waitForEvents(1);
-        await until(() => w.progress.some((r) => r >= rev), 'progress past the last write', 4000);
+        await until('progress past the last write', () => w.progress.some((r) => r >= rev), { timeoutMs: 4000 });
         expect(w.summary(`${p}a/`)).toEqual(['put x yes -']);
         expect((await s.range(`${p}a/`)).items.map((i) => i.key)).toEqual([`${p}a/x`]);
       } finally {
@@ -256,7 +256,7 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
         await s.create(`${p}kept`, buf('k'));
         const r1 = await s.create(`${p}short`, buf('s1'), { ttlSeconds: 1 });
         const r2 = await s.update(`${p}short`, buf('s2'), r1, { ttlSeconds: 1 }); // renewed, still expiring
-        await until(() => w.events.some((e) => e.type === 'delete'), 'the expiry of short', 15_000);
+        await until('the expiry of short', () => w.events.some((e) => e.type === 'delete'), { timeoutMs: 15_000 });
         expect(w.summary(p)).toEqual(['put kept k -', 'put short s1 -', 'put short s2 s1', 'delete short - s2']);
         const deleted = w.events[3];
         expect(deleted.modRevision).toBeGreaterThan(r2);
@@ -277,8 +277,7 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
       await s.create(`${p}b`, buf('b2'));
       // Written last, so it expires no earlier than a or b would have.
       await s.create(`${p}marker`, buf('m'), { ttlSeconds: 1 });
-      const deadline = Date.now() + 15_000;
-      while ((await s.get(`${p}marker`)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      await until('the marker to expire', async () => (await s.get(`${p}marker`)) === undefined, { timeoutMs: 15_000, intervalMs: 100 });
       expect(await s.get(`${p}marker`)).toBeUndefined();
       expect((await s.get(`${p}a`))?.value).toEqual(buf('a2'));
       expect((await s.get(`${p}b`))?.value).toEqual(buf('b2'));
