@@ -160,6 +160,18 @@ export class WatchClient {
     await until('the watch to end', () => this.ended, { timeoutMs });
   }
 
+  /**
+   * The events up to and including the first at or past resourceVersion `rv`, once it has come: the barrier for
+   * "nothing happened". Make a write that this watch must deliver after the action under test and pass its
+   * resourceVersion; events come in revision order, so anything the action wrote is in the answer before it.
+   */
+  async through(rv: string | number, timeoutMs = 5000): Promise<WatchEvent[]> {
+    const at = () => this.events.findIndex((e) => Number(e.object?.metadata?.resourceVersion) >= Number(rv));
+    await until(`the event at resourceVersion ${rv}`, () => at() >= 0 || this.ended, { timeoutMs, onTimeout: () => this.summary().join(', ') });
+    if (at() < 0) throw new Error(`watch ended before resourceVersion ${rv}: ${this.summary().join(', ')}`);
+    return this.events.slice(0, at() + 1);
+  }
+
   done(): Promise<void> {
     return this.endedPromise;
   }
