@@ -36,6 +36,18 @@ export class WatchRecorder {
     return until('a watch error', () => this.errors.length > 0, { timeoutMs }).then(() => this.errors[0]);
   }
 
+  /**
+   * The events up to and including the first at or past revision `rev`, once it has come: the barrier for "nothing
+   * more came". Write a key this watch must deliver after the action under test and pass its revision; events come in
+   * revision order, so anything else the action made it deliver is in the answer before it.
+   */
+  async through(rev: number, timeoutMs = 5000): Promise<StorageEvent[]> {
+    const at = () => this.events.findIndex((e) => e.modRevision >= rev);
+    await until(`the event at revision ${rev}`, () => at() >= 0 || this.errors.length > 0, { timeoutMs, onTimeout: () => `have ${this.events.length}` });
+    if (this.errors.length) throw this.errors[0];
+    return this.events.slice(0, at() + 1);
+  }
+
   /** Summary used in assertions: type, key (without prefix), value, prevValue. */
   summary(prefix: string): string[] {
     return this.events.map(

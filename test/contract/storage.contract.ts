@@ -186,8 +186,10 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
         await tail.waitForEvents(2);
         expect(all.events.map((e) => e.modRevision)).toEqual([r1, r2, r3, r4]);
         expect(tail.summary(p)).toEqual(['put b b1 -', 'delete b - b1']);
-        await new Promise((r) => setTimeout(r, 50)); // no duplicates trickle in afterwards
-        expect(all.events).toHaveLength(4);
+        // No duplicates trickle in afterwards: a barrier both watches must deliver next, with nothing before it.
+        const r5 = await s.create(`${p}sentinel`, buf('s'));
+        expect((await all.through(r5)).map((e) => e.modRevision)).toEqual([r1, r2, r3, r4, r5]);
+        expect((await tail.through(r5)).map((e) => e.modRevision)).toEqual([r3, r4, r5]);
       } finally {
         h1.cancel();
         h2.cancel();
@@ -203,8 +205,9 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
         const late = await Promise.all(Array.from({ length: 200 }, (_, i) => s.create(`${p}l${i}`, buf('y'))));
         const expected = [...early, ...late].sort((a, b) => a - b);
         await w.waitForEvents(expected.length, 15_000);
-        await new Promise((r) => setTimeout(r, 50));
-        expect(w.events.map((e) => e.modRevision)).toEqual(expected);
+        // Nothing more, no duplicate: a barrier the watch must deliver next, with nothing but the expected before it.
+        const sentinel = await s.create(`${p}sentinel`, buf('s'));
+        expect((await w.through(sentinel)).map((e) => e.modRevision)).toEqual([...expected, sentinel]);
       } finally {
         handle.cancel();
       }
