@@ -22,6 +22,7 @@ import { version } from '../version';
 import { createMetrics, instrumentStorage, metricsMiddleware, metricsRouter } from '../adapters/metrics';
 import { resourcePrefix } from '../registry/keys';
 import { withDeadlines } from '../registry/storage-deadline';
+import { DefinitionSet } from '../registry/definition-set';
 import { alwaysAllow, type AuthorizerPort } from '../ports/authorizer.port';
 import { RbacAuthorizer } from '../auth/authz/rbac-authorizer';
 import { AuthenticatorChain } from '../auth/authn/chain';
@@ -31,6 +32,8 @@ import { serviceAccountAuthenticator } from '../auth/authn/service-account';
 import { AuditTrail } from '../auth/audit/trail';
 import { reconcileBootstrapPolicy } from '../auth/bootstrap';
 import { startSystemNamespaces } from '../controllers/system-namespaces';
+import { startCrdCleanup, startCrdNaming, startCrdServing } from '../controllers/crd';
+import { customResourceDefinitionDefinition } from '../resources/custom-resource-definition';
 import { admissionChain, DEFAULT_ADMISSION_PLUGINS, type AdmissionPluginName } from '../admission';
 import { eventDefinitions } from '../resources/event';
 import { ControllerManager, LeaderElector, controllerDescriptors, type LeaderElectionConfig, type SigningSetup } from '../controllers';
@@ -120,23 +123,44 @@ function startBootstrapPolicy(registry: Registry, cache: WatchCache, log: Log): 
   };
 }
 
+/**
+ * The CustomResourceDefinition controllers: names and conditions, cleanup on delete, and serving the kinds they
+ * define. Every replica runs them, leader or not, as every kube-apiserver does.
+ */
+function startCrdControllers(registry: Registry, cache: WatchCache, log: Log) {
+  const served = registry.definitions.includes(customResourceDefinitionDefinition);
+  if (!served) return { synced: () => true, stop: async () => undefined };
+  const changes = () => (cache.ready() ? cache.kind(customResourceDefinitionDefinition).changes : -1);
+  const serving = startCrdServing(registry, changes, log);
+  const loops = [serving, startCrdNaming(registry, changes, log), startCrdCleanup(registry, changes, log)];
+  return {
+    synced: () => serving.synced(),
+    stop: async () => {
+      await Promise.all(loops.map((l) => l.stop()));
+    },
+  };
+}
+
 /** Builds the registry and HTTP server over the given storage (not yet listening). */
 export function assemble(opts: AssembleOptions): Assembled {
   const { gates, log } = opts;
-  const definitions = allDefinitions.filter((d) => !d.featureGate || gates.enabled(d.featureGate));
+  // The built-in kinds; kinds defined at run time join this set while the server runs.
+  const served = new DefinitionSet(allDefinitions.filter((d) => !d.featureGate || gates.enabled(d.featureGate)));
+  const definitions = served.all;
   const metrics = createMetrics(() =>
-    Promise.all(definitions.map(async (d) => ({ resource: d.group ? `${d.plural}.${d.group}` : d.plural, count: (await opts.storage.range(resourcePrefix(d), { limit: 1 })).count }))),
+    Promise.all(served.all.map(async (d) => ({ resource: d.group ? `${d.plural}.${d.group}` : d.plural, count: (await opts.storage.range(resourcePrefix(d), { limit: 1 })).count }))),
   );
   const storage = withDeadlines(instrumentStorage(opts.storage, metrics), opts.requestTimeoutMs ?? 10_000);
   // Reads and watches are served from the watch cache, fed by one storage watch per kind.
   const cache = new WatchCache(storage, definitions, gates, { now: () => systemClock.now().getTime(), ...opts.watchCache }, log).start();
+  served.onChange((change) => ('added' in change ? cache.add(change.added) : cache.remove(change.removed)));
   // Watches go through the registry like every other verb (it hands them to its read path, the watch cache).
   const watch = new WatchStreamServer({ watch: (def, o) => registry.watch(def, o) }, opts.watchStream);
   const security = { ...defaultSecurity, ...opts.security };
   const authorizer = security.authorizationMode === 'AlwaysAllow' ? alwaysAllow : new RbacAuthorizer(rbacSources(cache, definitions));
   const eventTtl = opts.eventTtlSeconds ?? 3600;
   const registry: Registry = new Registry(
-    definitions,
+    served,
     {
       storage,
       clock: systemClock,
@@ -162,6 +186,7 @@ export function assemble(opts: AssembleOptions): Assembled {
   void bootstrap.done.then(() => (bootstrapDone = true));
   const compactor = startCompactor(storage, (opts.compactionIntervalSeconds ?? 0) * 1000, (msg, extra) => log('info', msg, extra));
   const systemNamespaces = startSystemNamespaces(registry, log);
+  const crds = startCrdControllers(registry, cache, log);
   // No kube-controller-manager here: its controllers run in this process, as registry clients.
   const controllerOpts = opts.controllers ?? {};
   const election = controllerOpts.leaderElection;
@@ -171,7 +196,7 @@ export function assemble(opts: AssembleOptions): Assembled {
       log,
       authorizer,
       changes: (def) => (cache.ready() ? cache.kind(def).changes : -1),
-      deletions: deletionActivity(cache, definitions),
+      deletions: deletionActivity(cache, () => served.all),
       signing: controllerOpts.signing,
       rootCaBundle: controllerOpts.rootCaBundle,
       intervalMs: controllerOpts.intervalMs,
@@ -193,7 +218,6 @@ export function assemble(opts: AssembleOptions): Assembled {
   let secureServer: TlsServer | undefined;
   const app = createApp({
     registry,
-    definitions,
     health: {
       livez: [{ name: 'ping', check: () => true }, storageCheck],
       readyz: [
@@ -203,12 +227,13 @@ export function assemble(opts: AssembleOptions): Assembled {
         { name: 'poststarthook/start-system-namespaces-controller', check: () => systemNamespaces.ready() },
         // As upstream: not ready until the bootstrap RBAC policy is in storage.
         { name: 'poststarthook/rbac/bootstrap-roles', check: () => bootstrapDone },
+        { name: 'poststarthook/crd-informer-synced', check: () => crds.synced() },
         { name: 'shutdown', check: () => !shuttingDown },
       ],
     },
     watch,
     version,
-    extraRouters: [openApiRouter(definitions), metricsRouter(metrics)],
+    extraRouters: [openApiRouter(served), metricsRouter(metrics)],
     discoveryOnly: reviewDiscovery,
     apiRouters: [
       authRouter({
@@ -261,6 +286,7 @@ export function assemble(opts: AssembleOptions): Assembled {
       await controllers.shutdown();
       compactor.stop();
       systemNamespaces.stop();
+      await crds.stop();
       bootstrap.stop();
       watch.closeAll();
       cache.stop();

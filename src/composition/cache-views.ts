@@ -12,7 +12,7 @@ import type { KindSnapshotSource } from '../auth/authz/rbac-authorizer';
 import type { UidLookup } from '../auth/authn/service-account';
 
 /** The RBAC kinds as the watch cache holds them; a kind that is not served reads as empty. */
-export function rbacSources(cache: WatchCache, definitions: ResourceDefinition[]) {
+export function rbacSources(cache: WatchCache, definitions: readonly ResourceDefinition[]) {
   const source = (plural: string): KindSnapshotSource => {
     const def = definitions.find((d) => d.group === 'rbac.authorization.svc.io' && d.plural === plural);
     if (!def) return { changes: () => 0, objects: () => [] };
@@ -22,7 +22,7 @@ export function rbacSources(cache: WatchCache, definitions: ResourceDefinition[]
 }
 
 /** Object uids from the watch cache, for service-account token checks (no storage reads). */
-export function uidLookup(cache: WatchCache, definitions: ResourceDefinition[]): UidLookup {
+export function uidLookup(cache: WatchCache, definitions: readonly ResourceDefinition[]): UidLookup {
   return {
     uidOf(apiVersion, kind, namespace, name) {
       const def = definitions.find((d) => apiVersionOf(d) === apiVersion && d.kind === kind);
@@ -33,7 +33,7 @@ export function uidLookup(cache: WatchCache, definitions: ResourceDefinition[]):
 }
 
 /** A TokenRequest may bind to any served kind; others are a 400 as upstream's unsupported kinds. */
-export function bindableUid(lookup: UidLookup, definitions: ResourceDefinition[], apiVersion: string, kind: string, ns: string, name: string): string | undefined {
+export function bindableUid(lookup: UidLookup, definitions: readonly ResourceDefinition[], apiVersion: string, kind: string, ns: string, name: string): string | undefined {
   if (!definitions.some((d) => apiVersionOf(d) === apiVersion && d.kind === kind)) {
     throw errors.badRequest(`cannot bind token for object of type ${apiVersion}, Kind=${kind}: it is not served here`);
   }
@@ -45,12 +45,12 @@ export function bindableUid(lookup: UidLookup, definitions: ResourceDefinition[]
  * being deleted, so that the garbage collector looks again only then (its
  * bytes are searched, nothing is decoded).
  */
-export function deletionActivity(cache: WatchCache, definitions: ResourceDefinition[]): () => number {
+export function deletionActivity(cache: WatchCache, definitions: () => readonly ResourceDefinition[]): () => number {
   const seen = new Map<ResourceDefinition, number>();
   let activity = 0;
   return () => {
     if (!cache.ready()) return -1;
-    for (const def of definitions) {
+    for (const def of definitions()) {
       const kind = cache.kind(def);
       const from = seen.get(def) ?? 0;
       if (kind.revision === from) continue;

@@ -5,7 +5,7 @@
 import { ApiError, errors } from '../machinery/status';
 import { isPlainObject, KObject } from '../machinery/object';
 import { goJson } from '../machinery/managed-fields';
-import { schemaOf } from '../machinery/schema/schema';
+import { kindSchema } from '../machinery/schema/schema';
 import { ResourceDefinition } from '../machinery/resource-definition';
 import { applyJsonPatch } from '../machinery/patch/json-patch';
 import { applyMergePatch } from '../machinery/patch/merge-patch';
@@ -30,7 +30,7 @@ export async function applyPatch(
   subresource?: string,
 ): Promise<ObjectResult> {
   const def = store.def;
-  const schema = schemaOf(def.schemaRoot);
+  const schema = kindSchema(def);
   const isApply = req.type === 'apply';
   return store.guaranteedUpdate(
     namespace,

@@ -6,7 +6,7 @@ import { errors } from '../machinery/status';
 import { KObject } from '../machinery/object';
 import { ResourceDefinition } from '../machinery/resource-definition';
 import { checkAndPrune } from '../machinery/schema/decode';
-import { schemaOf } from '../machinery/schema/schema';
+import { kindSchema } from '../machinery/schema/schema';
 import { ensureMetadata } from './admission';
 import { RegistryDeps } from './context';
 import { deleteObject, DeleteResult } from './delete';
@@ -14,6 +14,7 @@ import { ReadPath, StorageReadPath } from './reader';
 import { ListResult, ObjectResult } from './results';
 import { DeleteOptions, FieldValidation, ListOptions, PatchRequest, WriteOptions } from './request';
 import { ResourceStore, type UpdateFn } from './store';
+import { DefinitionSet } from './definition-set';
 import { applyPatch } from './patch';
 import type { CacheWatcher } from './watch-cache/cache-watcher';
 
@@ -26,35 +27,56 @@ export interface DecodedBody {
 export class Registry {
   private readonly stores = new Map<ResourceDefinition, ResourceStore>();
   private readonly reads: ReadPath;
+  /** The served kinds, which kinds defined at run time join and leave. */
+  readonly served: DefinitionSet;
 
   constructor(
-    readonly definitions: ResourceDefinition[],
+    definitions: DefinitionSet | readonly ResourceDefinition[],
     readonly deps: RegistryDeps,
     reads?: ReadPath,
   ) {
-    for (const def of definitions) this.stores.set(def, new ResourceStore(def, deps));
+    this.served = definitions instanceof DefinitionSet ? definitions : new DefinitionSet(definitions);
+    for (const def of this.served.all) this.stores.set(def, new ResourceStore(def, deps));
+    this.served.onChange((change) => {
+      if ('added' in change) this.stores.set(change.added, new ResourceStore(change.added, deps));
+      else this.stores.delete(change.removed);
+    });
     this.reads = reads ?? new StorageReadPath(deps.storage, deps.gates);
+  }
+
+  /** The kinds served now. */
+  get definitions(): readonly ResourceDefinition[] {
+    return this.served.all;
   }
 
   store(def: ResourceDefinition): ResourceStore {
     const s = this.stores.get(def);
-    if (!s) throw new Error(`${def.plural} is not served`);
+    // A kind withdrawn while the request ran (its CustomResourceDefinition deleted): nothing is there any more.
+    if (!s) throw errors.notFoundPath();
     return s;
   }
 
   /** Unknown and duplicate fields, handled per fieldValidation (apimachinery.md §6). */
   admitBody(def: ResourceDefinition, body: DecodedBody, validation: FieldValidation, warnings: string[]): KObject {
     const obj = ensureMetadata(def, body.object);
-    const report = checkAndPrune(obj, schemaOf(def.schemaRoot), '', def.kind);
-    if (report.typeErrors.length) {
-      throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${report.typeErrors.join(', ')}`);
+    const cannot = (why: string) => errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${why}`);
+    let unknownFields: string[];
+    if (def.decodeBody) {
+      // A kind with a schema of its own (custom resources) prunes and coerces as its schema says.
+      const decoded = def.decodeBody(obj);
+      if (decoded.error) throw cannot(decoded.error);
+      unknownFields = decoded.unknownFields;
+    } else {
+      const report = checkAndPrune(obj, kindSchema(def), '', def.kind);
+      if (report.typeErrors.length) throw cannot(report.typeErrors.join(', '));
+      unknownFields = report.unknownFields;
     }
     const problems = [
-      ...report.unknownFields.map((f) => `unknown field "${f}"`),
+      ...unknownFields.map((f) => `unknown field "${f}"`),
       ...body.duplicateFields.map((f) => `duplicate field "${f}"`),
     ];
     if (validation === 'Strict' && problems.length) {
-      throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: strict decoding error: ${problems.join(', ')}`);
+      throw cannot(`strict decoding error: ${problems.join(', ')}`);
     }
     if (validation === 'Warn') for (const p of problems) warnings.push(p); // no spread: there may be a great many
     return obj;

@@ -100,7 +100,8 @@ export class ResourceStore {
 
   /** The result of a write: the bytes it stored answer in JSON (not a second encoding), where they are the kind's own form. */
   private written(obj: KObject, stored: Buffer, revision: number, created = false): ObjectResult {
-    return this.def.storedAs ? ObjectResult.of(obj, created) : ObjectResult.ofStored(obj, stored, revision, created);
+    const own = !this.def.storedAs || this.def.storedAs.sameForm;
+    return own ? ObjectResult.ofStored(obj, stored, revision, created) : ObjectResult.of(obj, created);
   }
 
   async create(namespace: string | undefined, obj: KObject, opts: WriteOptions, created = false): Promise<ObjectResult> {

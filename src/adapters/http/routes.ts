@@ -8,9 +8,10 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { errors } from '../../machinery/status';
 import { apiVersionOf, ResourceDefinition } from '../../machinery/resource-definition';
 import type { RequestInfo } from '../../auth/request-info';
+import type { DefinitionSet } from '../../registry/definition-set';
 import { servedAs } from './group-alias';
 import { HandlerDeps, resourceHandlers, type Call } from './resource-handlers';
-import { sendError } from './respond';
+import { sendError, setWarnings } from './respond';
 import { requestInfoOf } from './request-info';
 
 function groupVersionRoot(def: Pick<ResourceDefinition, 'group' | 'version'>): string {
@@ -106,7 +107,7 @@ function match(gv: GroupVersion, info: RequestInfo): Match | undefined {
   return undefined;
 }
 
-function groupVersions(defs: ResourceDefinition[], deps: HandlerDeps): Map<string, GroupVersion> {
+function groupVersions(defs: readonly ResourceDefinition[], deps: HandlerDeps, built: WeakMap<ResourceDefinition, Served>): Map<string, GroupVersion> {
   const roots = new Map<string, GroupVersion>();
   const add = (root: string, def: ResourceDefinition, target: Served, alias?: GroupVersion['alias']) => {
     const gv = roots.get(root) ?? { byPlural: new Map(), alias };
@@ -114,7 +115,8 @@ function groupVersions(defs: ResourceDefinition[], deps: HandlerDeps): Map<strin
     roots.set(root, gv);
   };
   for (const def of defs) {
-    const target = served(def, resourceHandlers(def, deps));
+    let target = built.get(def);
+    if (!target) built.set(def, (target = served(def, resourceHandlers(def, deps))));
     add(groupVersionRoot(def), def, target);
     // The same paths under upstream's group name, where a kind declares one.
     if (def.upstreamGroup) {
@@ -126,12 +128,19 @@ function groupVersions(defs: ResourceDefinition[], deps: HandlerDeps): Map<strin
 }
 
 /**
- * Every resource path in one lookup built at start. Requests it does not
- * serve go on to the next handler (reviews, discovery, health, then 404).
+ * Every resource path in one lookup, built again when the served kinds
+ * change. Requests it does not serve go on to the next handler (reviews,
+ * discovery, health, then 404).
  */
-export function resourceRouter(defs: ResourceDefinition[], deps: HandlerDeps): RequestHandler {
-  const roots = groupVersions(defs, deps);
+export function resourceRouter(defs: DefinitionSet, deps: HandlerDeps): RequestHandler {
+  const built = new WeakMap<ResourceDefinition, Served>();
+  let version = defs.version;
+  let roots = groupVersions(defs.all, deps, built);
   return (req: Request, res: Response, next: NextFunction) => {
+    if (version !== defs.version) {
+      version = defs.version;
+      roots = groupVersions(defs.all, deps, built);
+    }
     const info = requestInfoOf(req);
     if (!info.resourceRequest) return next();
     const gv = roots.get(info.apiGroup ? `apis/${info.apiGroup}/${info.apiVersion}` : `${info.apiPrefix}/${info.apiVersion}`);
@@ -142,6 +151,8 @@ export function resourceRouter(defs: ResourceDefinition[], deps: HandlerDeps): R
     const handler = verbs.get(req.method);
     if (!handler) return sendError(req, res, errors.methodNotAllowed(req.method.toLowerCase(), found.target.def));
     const call: Call = { info, namespace: found.namespace, name: found.name };
+    // A deprecated version of a custom resource says so on every request, as upstream's CRD handler does.
+    if (found.target.def.deprecationWarning) setWarnings(res, [found.target.def.deprecationWarning]);
     const run = () => void Promise.resolve(handler(req, res, call)).catch((e) => sendError(req, res, e));
     if (gv.alias) gv.alias(req, res, run);
     else run();

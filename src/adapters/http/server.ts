@@ -15,12 +15,11 @@ import type { WatchServer } from './watch';
 
 export interface AppDeps {
   registry: Registry;
-  definitions: ResourceDefinition[];
   health: HealthChecks;
   watch?: WatchServer;
   version: Record<string, string>;
   /** Extra routers (OpenAPI, metrics) mounted before resources. */
-  extraRouters?: express.Router[];
+  extraRouters?: RequestHandler[];
   /** Resources listed in discovery that are answered by apiRouters rather than stored. */
   discoveryOnly?: DiscoveryOnly[];
   /** Routers that need the raw body, after the resources (reviews, TokenRequest). */
@@ -97,6 +96,13 @@ function adopt(target: object, proto: object): object {
   return target;
 }
 
+/** What discovery lists: the served kinds, those also listed under upstream's group name, and the answered-only APIs. */
+function discoverable(defs: readonly ResourceDefinition[], only: DiscoveryOnly[] = []) {
+  // Without short names or categories: `kubectl get crd` finds one resource, ours, and warns of no other.
+  const aliases = defs.filter((d) => d.discoverUpstreamGroup && d.upstreamGroup).map((d) => ({ ...d, group: d.upstreamGroup!, shortNames: [], categories: [] }));
+  return [...defs, ...aliases, ...only];
+}
+
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
@@ -110,7 +116,7 @@ export function createApp(deps: AppDeps): express.Express {
       requestInfoFilter(),
       ...(deps.middleware ?? []),
       readBody(maxBodyBytes),
-      resourceRouter(deps.definitions, { registry: deps.registry, watch: deps.watch }),
+      resourceRouter(deps.registry.served, { registry: deps.registry, watch: deps.watch }),
     ]),
   );
   for (const r of deps.apiRouters ?? []) app.use(r);
@@ -118,7 +124,7 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/version', (_req, res) => {
     res.json(deps.version);
   });
-  app.use(discoveryRouter(() => [...deps.definitions, ...(deps.discoveryOnly ?? [])], deps.address));
+  app.use(discoveryRouter(() => discoverable(deps.registry.definitions, deps.discoveryOnly), deps.address));
   for (const r of deps.extraRouters ?? []) app.use(r);
   // As upstream's NotFoundHandler: a Status, whatever the path.
   app.use((req: Request, res: Response) => sendError(req, res, errors.notFoundPath()));

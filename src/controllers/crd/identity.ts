@@ -1,0 +1,7 @@
+/**
+ * The identity of the CRD controllers' writes: they are part of the API server (upstream runs them inside the
+ * apiextensions-apiserver, writing through its loopback client as system:apiserver), not of the controller manager.
+ */
+import type { UserInfo } from '../../machinery/resource-definition';
+
+export const apiserverUser: UserInfo = { username: 'system:apiserver', groups: ['system:masters', 'system:authenticated'] };
