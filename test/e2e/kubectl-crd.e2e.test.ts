@@ -172,6 +172,53 @@ describe('kubectl and CustomResourceDefinitions', () => {
     }
   });
 
+  test('kubectl scale goes through the scale subresource (autoscaling/v1 Scale)', async () => {
+    const pools = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: pools.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: pools, singular: pool, kind: Pool}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources:
+      status: {}
+      scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas, labelSelectorPath: .status.selector}
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, properties: {replicas: {type: integer}}}
+          status: {type: object, properties: {replicas: {type: integer}, selector: {type: string}}}
+`;
+    await ok('apply', '-f', file('pools.yaml', pools));
+    await ok('wait', '--for=condition=Established', 'crd/pools.example.com', '--timeout=20s');
+    await until(async () => (await kubectl(['get', 'pools'])).code === 0, 'kubectl to discover pools', 20_000);
+    await ok('create', '-f', file('p1.yaml', 'apiVersion: example.com/v1\nkind: Pool\nmetadata:\n  name: p1\nspec:\n  replicas: 1\n'));
+    await ok('patch', 'pool', 'p1', '--subresource=status', '--type=merge', '-p', '{"status":{"replicas":1,"selector":"app=p1"}}');
+    expect(await ok('scale', 'pool', 'p1', '--replicas=4')).toBe('pool.example.com/p1 scaled\n');
+    expect(await ok('get', 'pool', 'p1', '-o', 'jsonpath={.spec.replicas} {.metadata.generation}')).toBe('4 2');
+    const scale = JSON.parse(await ok('get', '--raw', '/apis/example.com/v1/namespaces/default/pools/p1/scale'));
+    expect(scale).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'p1', namespace: 'default' }, spec: { replicas: 4 }, status: { replicas: 1, selector: 'app=p1' } });
+    const negative = await fetch(`${server.url}/apis/example.com/v1/namespaces/default/pools/p1/scale`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...scale, spec: { replicas: -1 } }),
+    });
+    expect(negative.status).toBe(422);
+    expect(((await negative.json()) as { message: string }).message).toBe('Scale.autoscaling "p1" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
+    const stale = await fetch(`${server.url}/apis/example.com/v1/namespaces/default/pools/p1/scale`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...scale, metadata: { ...scale.metadata, resourceVersion: '1' }, spec: { replicas: 2 } }),
+    });
+    expect(stale.status).toBe(409);
+  });
+
   test('deleting the CRD deletes its custom resources and stops serving them', async () => {
     expect(await ok('delete', 'crd', 'widgets.example.com', '--timeout=30s')).toBe('customresourcedefinition.apiextensions.svc.io "widgets.example.com" deleted\n');
     // Every replica stops serving the kind once its watch cache sees the CRD gone.
