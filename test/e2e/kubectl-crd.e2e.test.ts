@@ -197,7 +197,7 @@ spec:
 `;
     await ok('apply', '-f', file('pools.yaml', pools));
     await ok('wait', '--for=condition=Established', 'crd/pools.example.com', '--timeout=20s');
-    await until(async () => (await kubectl(['get', 'pools'])).code === 0, 'kubectl to discover pools', 20_000);
+    await until('kubectl to discover pools', async () => (await kubectl(['get', 'pools'])).code === 0, { timeoutMs: 20_000 });
     await ok('create', '-f', file('p1.yaml', 'apiVersion: example.com/v1\nkind: Pool\nmetadata:\n  name: p1\nspec:\n  replicas: 1\n'));
     await ok('patch', 'pool', 'p1', '--subresource=status', '--type=merge', '-p', '{"status":{"replicas":1,"selector":"app=p1"}}');
     expect(await ok('scale', 'pool', 'p1', '--replicas=4')).toBe('pool.example.com/p1 scaled\n');
