@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServerProcess, ServerProcess } from '../support/server-process';
 import { kubectlFor, Kubectl } from '../support/kubectl';
-import { until } from '../watch/harness';
+import { until } from '../support/until';
 
 const crd = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
@@ -122,7 +122,7 @@ describe('kubectl and CustomResourceDefinitions', () => {
 
   test('custom resources: create, defaults, printer columns, selectable fields', async () => {
     // Discovery may lag the CRD by a moment: kubectl retries nothing, so wait until it knows the kind.
-    await until(async () => (await kubectl(['get', 'widgets'])).code === 0, 'kubectl to discover widgets', 20_000);
+    await until('kubectl to discover widgets', async () => (await kubectl(['get', 'widgets'])).code === 0, { timeoutMs: 20_000 });
     expect(await ok('apply', '-f', file('w1.yaml', widget('w1', '  color: red')))).toBe('widget.example.com/w1 created\n');
     expect(await ok('create', '-f', file('w2.yaml', widget('w2', '  color: blue\n  size: 7')))).toBe('widget.example.com/w2 created\n');
     expect(await ok('get', 'wd')).toMatch(/^NAME\s+COLOR\s+SIZE\s+READY\nw1\s+red\s+3\s+\nw2\s+blue\s+7\s+\n$/);
@@ -174,9 +174,9 @@ describe('kubectl and CustomResourceDefinitions', () => {
     w.stdout.on('data', (d: Buffer) => (out += d.toString()));
     try {
       // The list comes first: once it is shown, the watch is open.
-      await until(() => out.includes('widget.example.com/w2'), 'the watch to list what exists', 10_000);
+      await until('the watch to list what exists', () => out.includes('widget.example.com/w2'), { timeoutMs: 10_000 });
       await ok('create', '-f', file('w3.yaml', widget('w3', '  color: red')));
-      await until(() => out.includes('widget.example.com/w3'), 'the watch to show w3', 10_000);
+      await until('the watch to show w3', () => out.includes('widget.example.com/w3'), { timeoutMs: 10_000 });
     } finally {
       w.kill();
     }
@@ -207,7 +207,7 @@ spec:
 `;
     await ok('apply', '-f', file('pools.yaml', pools));
     await ok('wait', '--for=condition=Established', 'crd/pools.example.com', '--timeout=20s');
-    await until(async () => (await kubectl(['get', 'pools'])).code === 0, 'kubectl to discover pools', 20_000);
+    await until('kubectl to discover pools', async () => (await kubectl(['get', 'pools'])).code === 0, { timeoutMs: 20_000 });
     await ok('create', '-f', file('p1.yaml', 'apiVersion: example.com/v1\nkind: Pool\nmetadata:\n  name: p1\nspec:\n  replicas: 1\n'));
     await ok('patch', 'pool', 'p1', '--subresource=status', '--type=merge', '-p', '{"status":{"replicas":1,"selector":"app=p1"}}');
     expect(await ok('scale', 'pool', 'p1', '--replicas=4')).toBe('pool.example.com/p1 scaled\n');
@@ -232,11 +232,11 @@ spec:
   test('deleting the CRD deletes its custom resources and stops serving them', async () => {
     expect(await ok('delete', 'crd', 'widgets.example.com', '--timeout=30s')).toBe('customresourcedefinition.apiextensions.svc.io "widgets.example.com" deleted\n');
     // Every replica stops serving the kind once its watch cache sees the CRD gone.
-    await until(async () => (await fetch(`${server.url}/apis/example.com/v1/namespaces/default/widgets`)).status === 404, 'widgets to be withdrawn', 10_000);
+    await until('widgets to be withdrawn', async () => (await fetch(`${server.url}/apis/example.com/v1/namespaces/default/widgets`)).status === 404, { timeoutMs: 10_000 });
     // Created again, the kind has no objects left from before.
     await ok('apply', '-f', join(dir, 'crd.yaml'));
     await ok('wait', '--for=condition=Established', 'crd/widgets.example.com', '--timeout=20s');
-    await until(async () => (await fetch(`${server.url}/apis/example.com/v1/widgets`)).status === 200, 'widgets to be served again', 10_000);
+    await until('widgets to be served again', async () => (await fetch(`${server.url}/apis/example.com/v1/widgets`)).status === 200, { timeoutMs: 10_000 });
     const list = (await (await fetch(`${server.url}/apis/example.com/v1/widgets`)).json()) as { items: unknown[] };
     expect(list.items).toEqual([]);
   });
