@@ -20,6 +20,8 @@ export interface KindFixture {
   valid: () => Promise<Record<string, unknown>> | Record<string, unknown>;
   /** Mutates a stored object into a valid update (PUT). */
   update: (obj: Record<string, unknown>) => void;
+  /** A second valid object for the collection tests, where a renamed copy of valid() would not be valid (CRD names). */
+  second?: () => Record<string, unknown>;
   /** A merge patch that is valid on the created object. */
   mergePatch: Record<string, unknown>;
   invalid: InvalidCase[];

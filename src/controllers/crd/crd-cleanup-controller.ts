@@ -18,9 +18,9 @@ import {
   type CustomResourceDefinitionSpecObject,
   type CustomResourceDefinitionStatusObject,
 } from '../../resources/custom-resource-definition';
-import { controllerDelete, controllerWrite, statusOf, type Log } from '../controller-identity';
+import { statusOf, type Log } from '../controller-identity';
 import { startPassLoop, type PassLoop } from '../pass-loop';
-import { apiserverUser } from './identity';
+import { apiserverDelete, apiserverWrite } from './identity';
 
 const retryMs = 1000;
 type CRD = KObject & { spec?: CustomResourceDefinitionSpecObject; status?: CustomResourceDefinitionStatusObject };
@@ -39,7 +39,7 @@ export function startCrdCleanup(registry: Registry, changes: () => number, log: 
     if (have?.status === status && have.reason === reason && have.message === message) return crd;
     const next = structuredClone(crd);
     setCondition((next.status ??= {}), { type: CRDConditions.terminating, status, reason, message }, now());
-    return (await registry.update(crdDef, undefined, crd.metadata.name!, next, controllerWrite(apiserverUser, apiVersionOf(crdDef)), 'status')).object as CRD;
+    return (await registry.update(crdDef, undefined, crd.metadata.name!, next, apiserverWrite(apiVersionOf(crdDef)), 'status')).object as CRD;
   };
   /** Deletes what is left of the CRD's objects; true once none is left. */
   const deleteInstances = async (crd: CRD): Promise<boolean> => {
@@ -49,7 +49,7 @@ export function startCrdCleanup(registry: Registry, changes: () => number, log: 
     for (const item of items) {
       if (item.metadata.deletionTimestamp) continue;
       try {
-        await registry.delete(def, item.metadata.namespace, item.metadata.name!, controllerDelete(apiserverUser, apiVersionOf(def)));
+        await registry.delete(def, item.metadata.namespace, item.metadata.name!, apiserverDelete(apiVersionOf(def)));
       } catch (e) {
         if (statusOf(e) !== 404) throw e;
       }
@@ -60,7 +60,7 @@ export function startCrdCleanup(registry: Registry, changes: () => number, log: 
     const done = await writeStatus(crd, 'InstanceDeletionCompleted', 'removed all instances', 'False');
     const next = structuredClone(done);
     next.metadata.finalizers = (next.metadata.finalizers ?? []).filter((f) => f !== customResourceCleanupFinalizer);
-    await registry.update(crdDef, undefined, crd.metadata.name!, next, controllerWrite(apiserverUser, apiVersionOf(crdDef)));
+    await registry.update(crdDef, undefined, crd.metadata.name!, next, apiserverWrite(apiVersionOf(crdDef)));
   };
   return startPassLoop({
     name: 'crd-cleanup',

@@ -9,10 +9,10 @@ import { apiVersionOf } from '../../machinery/resource-definition';
 import type { Registry } from '../../registry/registry';
 import { timestamp } from '../../registry/context';
 import { customResourceDefinitionDefinition as crdDef, findCondition, setCondition, type CustomResourceDefinitionStatusObject } from '../../resources/custom-resource-definition';
-import { controllerWrite, type Log } from '../controller-identity';
+import { type Log } from '../controller-identity';
 import { handleEach, startPassLoop, type PassLoop } from '../pass-loop';
 import { decideNames } from './crd-names';
-import { apiserverUser } from './identity';
+import { apiserverWrite } from './identity';
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -41,7 +41,7 @@ export function startCrdNaming(registry: Registry, changes: () => number, log: L
         const now = new Date(timestamp(registry.deps.clock.now()));
         setCondition(next.status, decision.namesAccepted, now);
         setCondition(next.status, decision.established, now);
-        await registry.update(crdDef, undefined, crd.metadata.name!, next, controllerWrite(apiserverUser, apiVersionOf(crdDef)), 'status');
+        await registry.update(crdDef, undefined, crd.metadata.name!, next, apiserverWrite(apiVersionOf(crdDef)), 'status');
       }, (crd, e) => log('warn', 'could not write the names of a CustomResourceDefinition', { crd: crd.metadata.name, error: (e as Error).message }));
     },
   });

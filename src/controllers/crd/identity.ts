@@ -3,5 +3,14 @@
  * apiextensions-apiserver, writing through its loopback client as system:apiserver), not of the controller manager.
  */
 import type { UserInfo } from '../../machinery/resource-definition';
+import type { DeleteOptions, WriteOptions } from '../../registry/request';
 
 export const apiserverUser: UserInfo = { username: 'system:apiserver', groups: ['system:masters', 'system:authenticated'] };
+
+export function apiserverWrite(apiVersion: string): WriteOptions {
+  return { user: apiserverUser, dryRun: false, fieldManager: 'kube-apiserver', fieldValidation: 'Ignore', warnings: [], apiVersion };
+}
+
+export function apiserverDelete(apiVersion: string): DeleteOptions {
+  return { ...apiserverWrite(apiVersion), propagationPolicy: 'Background' };
+}
