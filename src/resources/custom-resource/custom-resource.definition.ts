@@ -88,6 +88,8 @@ export function customResourceKinds(crd: KObject, opts: CustomResourceOptions = 
       strategy: customResourceStrategy(served),
       subresources,
       fieldSelectors: selectableFields(version),
+      // Upstream's crConverter.ConvertFieldLabel refuses any other field so.
+      unknownFieldSelectorMessage: (field) => `field label not supported: ${field}`,
       table,
       usesGeneration: true,
       // Everything outside metadata is the spec of a custom resource; status too, unless it has its own subresource.
