@@ -15,8 +15,8 @@ import { customResourceStrategy, decodeBody, decodeStored, type ServedVersion } 
 import { statusSubresource } from './custom-resource.status';
 
 export interface CustomResourceOptions {
-  /** The CRD is being deleted: its kinds are still read and deleted, but nothing new is created. */
-  terminating?: boolean;
+  /** The CRD is being deleted: its kinds are still read and deleted, but nothing new is created. Asked on each create. */
+  terminating?: boolean | (() => boolean);
 }
 
 /** Upstream's OpenAPI name of a custom resource's schema: the reversed group, version and kind (com.example.v1.Widget). */
@@ -67,7 +67,9 @@ export function customResourceKinds(crd: KObject, opts: CustomResourceOptions = 
       preserveUnknownFields: spec.preserveUnknownFields === true,
       statusEnabled: !!version.subresources?.status,
       scale: (version.subresources?.scale ?? undefined) as ServedVersion['scale'],
-      terminating: opts.terminating === true,
+      get terminating() {
+        return typeof opts.terminating === 'function' ? opts.terminating() : opts.terminating === true;
+      },
     };
     const { table } = customResourceTable(printerColumnsOrDefault(version.additionalPrinterColumns as PrinterColumn[] | undefined));
     const subresources: ResourceDefinition['subresources'] = {};
