@@ -492,6 +492,8 @@ describe.each(backends)('custom resources over HTTP (%s)', (backend) => {
     await call('POST', widgets('crs-b'), widget('keep-2', { color: 'blue' }));
     const held = (await call('POST', widgets('crs-a'), widget('held-crd', { color: 'red' }, { finalizers: ['example.com/hold'] }))).json;
     expect(held.metadata.finalizers).toEqual(['example.com/hold']);
+    // A watch open across the CRD's deletion sees its objects go (the kind stays served while Terminating), then ends.
+    const w = await WatchClient.open(s.url, `${widgets()}?watch=1&resourceVersion=${held.metadata.resourceVersion}`);
 
     const deleting = await call('DELETE', `${crdPath}/widgets.example.com`);
     expect(deleting.status).toBe(200);
@@ -526,6 +528,9 @@ describe.each(backends)('custom resources over HTTP (%s)', (backend) => {
     expect(released.status).toBe(200);
 
     await gone('widgets.example.com', widgets());
+    await w.waitEnd(10_000);
+    // The cleanup deletes in key order (w1 is left from the CRUD test); the held one goes once released.
+    expect(w.summary().map((e) => e.split(' ').slice(0, 2).join(' '))).toEqual(['MODIFIED held-crd', 'DELETED keep-1', 'DELETED w1', 'DELETED keep-2', 'DELETED held-crd']);
     const left = await s.storage.range('/example.com/widgets/');
     expect(left.count).toBe(0);
     const legacy = await call('GET', '/apis/example.com/v1');
