@@ -71,10 +71,11 @@ export class Registry {
       if (report.typeErrors.length) throw cannot(report.typeErrors.join(', '));
       unknownFields = report.unknownFields;
     }
-    const problems = [
-      ...unknownFields.map((f) => `unknown field "${f}"`),
-      ...body.duplicateFields.map((f) => `duplicate field "${f}"`),
-    ];
+    const unknown = unknownFields.map((f) => `unknown field "${f}"`);
+    const duplicates = body.duplicateFields.map((f) => `duplicate field "${f}"`);
+    // A kind with a schema of its own is decoded as upstream decodes unstructured objects: the JSON decoder's
+    // duplicates first, then what the schema does not know.
+    const problems = def.decodeBody ? [...duplicates, ...unknown] : [...unknown, ...duplicates];
     if (validation === 'Strict' && problems.length) {
       throw cannot(`strict decoding error: ${problems.join(', ')}`);
     }

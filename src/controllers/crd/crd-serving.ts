@@ -15,9 +15,11 @@ import type { Log } from '../controller-identity';
 import { startPassLoop, type PassLoop } from '../pass-loop';
 
 interface ServedCrd {
-  /** What the kinds were built from: a CRD whose spec, names or state change is built again. */
+  /** What the kinds were built from: a CRD whose spec or names change is built again (its watches end, as upstream's storage is rebuilt). */
   basis: string;
   defs: ResourceDefinition[];
+  /** Being deleted: creates are refused. Upstream checks this per request, so its kinds (and their watches) stay as they are. */
+  terminating: boolean;
 }
 
 /** Whether a CRD's kinds are served: established (names accepted), terminating or not. */
@@ -58,11 +60,17 @@ export function startCrdServing(registry: Registry, changes: () => number, log: 
         if (!isServed(crd)) continue;
         wanted.add(name);
         const terminating = isTerminating(crd);
-        const basis = JSON.stringify([crd.metadata.uid, crd.spec, (crd.status as CustomResourceDefinitionStatusObject).acceptedNames, terminating]);
-        if (served.get(name)?.basis === basis) continue;
-        const defs = customResourceKinds(crd, { terminating });
-        replace(name, { basis, defs });
-        log('info', 'serving custom resources', { crd: name, versions: defs.map((d) => d.version), terminating });
+        const basis = JSON.stringify([crd.metadata.uid, crd.spec, (crd.status as CustomResourceDefinitionStatusObject).acceptedNames]);
+        const current = served.get(name);
+        if (current?.basis === basis) {
+          if (current.terminating !== terminating) log('info', 'custom resources terminating', { crd: name, terminating });
+          current.terminating = terminating;
+          continue;
+        }
+        const next: ServedCrd = { basis, defs: [], terminating };
+        next.defs = customResourceKinds(crd, { terminating: () => next.terminating });
+        replace(name, next);
+        log('info', 'serving custom resources', { crd: name, versions: next.defs.map((d) => d.version), terminating });
       }
       for (const name of [...served.keys()]) {
         if (wanted.has(name)) continue;

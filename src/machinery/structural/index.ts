@@ -18,6 +18,7 @@ export { validFieldPath, type FieldPathResult } from './valid-field-path';
 export { validateValue, validateValueUpdate, validateDefaultValue } from './value-validation';
 export { validateListSetsAndMaps } from './list-types';
 export { coerceEmbeddedResources, validateEmbeddedResources } from './embedded-resources';
+export { decodeObjectMeta } from './objectmeta-decode';
 export { pruneUnknownFields, pruneNonNullableNulls } from './pruning';
 export { applyDefaults } from './defaulting';
 export { toSchemaTree, type SchemaTreeOptions } from './schema-tree';

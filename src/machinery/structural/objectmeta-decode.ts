@@ -72,7 +72,13 @@ function parseTime(s: string): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
-function decodeValue(v: unknown, type: GoType, struct: string, field: string): unknown {
+/** Where the fields ObjectMeta does not know are reported (upstream's strict decoding), and the path they are under. */
+interface Unknown {
+  fields: string[];
+  at: string;
+}
+
+function decodeValue(v: unknown, type: GoType, struct: string, field: string, unknown?: Unknown): unknown {
   if (v === null || v === undefined) return undefined;
   const fail = () => typeError(v, struct, field, goTypeNames[type]);
   switch (type) {
@@ -100,20 +106,23 @@ function decodeValue(v: unknown, type: GoType, struct: string, field: string): u
     case 'managed': {
       if (!Array.isArray(v)) throw fail();
       const [name, fields] = type === 'owners' ? ['OwnerReference', ownerFields] : ['ManagedFieldsEntry', managedFields];
-      return v.map((x) => (x === null ? {} : decodeStruct(x, fields, name as string, `${field}.`)));
+      return v.map((x, i) => (x === null ? {} : decodeStruct(x, fields, name as string, `${field}.`, unknown && { fields: unknown.fields, at: `${unknown.at}[${i}].` })));
     }
     case 'raw':
       return v;
   }
 }
 
-function decodeStruct(v: unknown, fields: Record<string, GoType>, struct: string, prefix: string): Record<string, unknown> {
+function decodeStruct(v: unknown, fields: Record<string, GoType>, struct: string, prefix: string, unknown?: Unknown): Record<string, unknown> {
   if (!isPlainObject(v)) throw typeError(v, struct, prefix.replace(/\.$/, ''), `v1.${struct}`);
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) {
     const type = fields[k];
-    if (!type) continue;
-    const decoded = decodeValue(x, type, struct, `${prefix}${k}`);
+    if (!type) {
+      unknown?.fields.push(`${unknown.at}${k}`);
+      continue;
+    }
+    const decoded = decodeValue(x, type, struct, `${prefix}${k}`, unknown && { fields: unknown.fields, at: `${unknown.at}${k}` });
     if (decoded !== undefined) out[k] = decoded;
   }
   return out;
@@ -135,12 +144,15 @@ function omitEmpty(m: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-/** metadata as Go decodes it into ObjectMeta and writes it back, or encoding/json's error. */
-export function decodeObjectMeta(v: unknown): { ok: true; meta: Record<string, unknown> } | { ok: false; error: string } {
+/**
+ * metadata as Go decodes it into ObjectMeta and writes it back, or encoding/json's error. With `unknownFields`,
+ * the paths of the fields ObjectMeta does not know (`metadata.foo`, `metadata.ownerReferences[0].bar`) are added to it.
+ */
+export function decodeObjectMeta(v: unknown, unknownFields?: string[]): { ok: true; meta: Record<string, unknown> } | { ok: false; error: string } {
   try {
     if (v === null || v === undefined) return { ok: true, meta: {} };
     if (!isPlainObject(v)) throw new DecodeError(`json: cannot unmarshal ${jsonKind(v)} into Go value of type v1.ObjectMeta`);
-    return { ok: true, meta: omitEmpty(decodeStruct(v, objectMetaFields, 'ObjectMeta', '')) };
+    return { ok: true, meta: omitEmpty(decodeStruct(v, objectMetaFields, 'ObjectMeta', '', unknownFields && { fields: unknownFields, at: 'metadata.' })) };
   } catch (e) {
     if (e instanceof DecodeError) return { ok: false, error: e.message };
     throw e;

@@ -16,8 +16,8 @@ import { statusSubresource } from './custom-resource.status';
 import { scaleSubresource } from './custom-resource.scale';
 
 export interface CustomResourceOptions {
-  /** The CRD is being deleted: its kinds are still read and deleted, but nothing new is created. */
-  terminating?: boolean;
+  /** The CRD is being deleted: its kinds are still read and deleted, but nothing new is created. Asked on each create. */
+  terminating?: boolean | (() => boolean);
 }
 
 /** Upstream's OpenAPI name of a custom resource's schema: the reversed group, version and kind (com.example.v1.Widget). */
@@ -68,7 +68,9 @@ export function customResourceKinds(crd: KObject, opts: CustomResourceOptions = 
       preserveUnknownFields: spec.preserveUnknownFields === true,
       statusEnabled: !!version.subresources?.status,
       scale: (version.subresources?.scale ?? undefined) as ServedVersion['scale'],
-      terminating: opts.terminating === true,
+      get terminating() {
+        return typeof opts.terminating === 'function' ? opts.terminating() : opts.terminating === true;
+      },
     };
     const { table } = customResourceTable(printerColumnsOrDefault(version.additionalPrinterColumns as PrinterColumn[] | undefined));
     const subresources: ResourceDefinition['subresources'] = {};
@@ -90,6 +92,8 @@ export function customResourceKinds(crd: KObject, opts: CustomResourceOptions = 
       strategy: customResourceStrategy(served),
       subresources,
       fieldSelectors: selectableFields(version),
+      // Upstream's crConverter.ConvertFieldLabel refuses any other field so.
+      unknownFieldSelectorMessage: (field) => `field label not supported: ${field}`,
       table,
       usesGeneration: true,
       // Everything outside metadata is the spec of a custom resource; status too, unless it has its own subresource.

@@ -14,6 +14,7 @@ import {
   celBlocked,
   celValidatorFor,
   decodeCustomResource,
+  decodeObjectMeta,
   validateCustomResource,
   validateCustomResourceUpdate,
   type CustomResourceKind,
@@ -37,10 +38,19 @@ export function kindOf(v: ServedVersion): CustomResourceKind {
   return { group: v.group, version: v.version, kind: v.kind, scale: v.scale ?? undefined };
 }
 
-/** A request body, pruned and defaulted in place; the unknown fields it had, and a decoding error (a 400). */
+/**
+ * A request body, pruned and defaulted in place; the unknown fields it had, and a decoding error (a 400). Its
+ * metadata is read into ObjectMeta first, as upstream's schema coercer does: fields ObjectMeta does not know are
+ * reported and dropped, a value of the wrong type is refused.
+ */
 export function decodeBody(v: ServedVersion, obj: KObject): { unknownFields: string[]; error?: string } {
+  const unknownFields: string[] = [];
+  const meta = decodeObjectMeta(obj.metadata, unknownFields);
+  if (!meta.ok) return { unknownFields, error: meta.error };
+  obj.metadata = meta.meta as KObject['metadata'];
   const decoded = decodeCustomResource(obj, v.schema, v.preserveUnknownFields);
-  return decoded.error ? { unknownFields: decoded.unknownFields, error: errorText(decoded.error) } : { unknownFields: decoded.unknownFields };
+  unknownFields.push(...decoded.unknownFields);
+  return decoded.error ? { unknownFields, error: errorText(decoded.error) } : { unknownFields };
 }
 
 /** A stored object as this version serves it: its apiVersion, pruned and defaulted as upstream does on every read. */
