@@ -15,6 +15,7 @@ import {
   celValidatorFor,
   decodeCustomResource,
   decodeObjectMeta,
+  schemaHas,
   validateCustomResource,
   validateCustomResourceUpdate,
   type CustomResourceKind,
@@ -60,12 +61,21 @@ export function decodeStored(v: ServedVersion, obj: KObject): KObject {
   return obj;
 }
 
+const withRules = new WeakMap<JSONSchemaProps, boolean>();
+
+/** Whether a version's schema has CEL rules anywhere (remembered per schema: every write asks). */
+function hasRules(schema: JSONSchemaProps): boolean {
+  let has = withRules.get(schema);
+  if (has === undefined) withRules.set(schema, (has = schemaHas(schema, (s) => !!s['x-kubernetes-validations']?.length)));
+  return has;
+}
+
 /**
  * The CRD's CEL rules (x-kubernetes-validations), after the schema's own checks: not run when those found the object
  * of the wrong shape (upstream's blocking error instead); on updates, failures on unchanged values are warnings.
  */
 export function checkRules(v: ServedVersion, obj: KObject, old: KObject | undefined, errs: FieldError[], ctx: StrategyContext): FieldError[] {
-  if (!v.schema) return errs;
+  if (!v.schema || !hasRules(v.schema)) return errs;
   const blocked = celBlocked(errs);
   if (blocked) return [...errs, blocked];
   const result = celValidatorFor(v.schema)(obj, old);
