@@ -27,6 +27,7 @@ import { RbacAuthorizer } from '../auth/authz/rbac-authorizer';
 import { AuthenticatorChain } from '../auth/authn/chain';
 import { podCertificateAuthenticator, x509Authenticator } from '../auth/authn/x509';
 import { tokenFileAuthenticator } from '../auth/authn/token-file';
+import { audienceAgnostic } from '../auth/authn/audiences';
 import { serviceAccountAuthenticator } from '../auth/authn/service-account';
 import { AuditTrail } from '../auth/audit/trail';
 import { reconcileBootstrapPolicy } from '../auth/bootstrap';
@@ -151,7 +152,7 @@ export function assemble(opts: AssembleOptions): Assembled {
   );
   const lookup = uidLookup(cache, definitions);
   const tokenAuthenticators = [
-    ...(security.staticTokens ? [tokenFileAuthenticator(security.staticTokens)] : []),
+    ...(security.staticTokens ? [audienceAgnostic(tokenFileAuthenticator(security.staticTokens), security.audiences)] : []),
     ...(security.tokens ? [serviceAccountAuthenticator(security.tokens, lookup, systemClock, { issuers: security.issuers, audiences: security.audiences })] : []),
   ];
   const authenticator = new AuthenticatorChain([podCertificateAuthenticator(lookup), x509Authenticator], tokenAuthenticators, security.anonymous);
@@ -222,6 +223,7 @@ export function assemble(opts: AssembleOptions): Assembled {
         authorizer,
         registry,
         serviceAccounts: definitions.find((d) => d.group === '' && d.plural === 'serviceaccounts'),
+        tokenReview: { authenticator, apiAudiences: security.audiences },
         tokens: security.tokens
           ? {
               tokens: security.tokens,
