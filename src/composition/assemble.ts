@@ -30,7 +30,7 @@ import { tokenFileAuthenticator } from '../auth/authn/token-file';
 import { audienceAgnostic } from '../auth/authn/audiences';
 import { serviceAccountAuthenticator } from '../auth/authn/service-account';
 import { AuditTrail } from '../auth/audit/trail';
-import { reconcileBootstrapPolicy } from '../auth/bootstrap';
+import { startRbacBootstrap } from '../controllers/rbac-bootstrap';
 import { startSystemNamespaces } from '../controllers/system-namespaces';
 import { admissionChain, DEFAULT_ADMISSION_PLUGINS, type AdmissionPluginName } from '../admission';
 import { eventDefinitions } from '../resources/event';
@@ -39,7 +39,7 @@ import { accessFilter } from '../adapters/http/access-filter';
 import { authRouter, reviewDiscovery } from '../adapters/http/auth-routes';
 import { defaultSecurity, type SecurityOptions, type TlsMaterial } from './security';
 import type { Log } from './log';
-import { bindableUid, deletionActivity, rbacSources, uidLookup } from './cache-views';
+import { bindableUid, cacheChanges, cachedNamespaces, rbacSources, scanCache, uidLookup } from './cache-views';
 
 export interface AssembleOptions {
   storage: StoragePort;
@@ -72,7 +72,6 @@ export interface AssembleOptions {
     signing?: SigningSetup;
     /** The cluster CA bundle the root CA publisher puts in every namespace's kube-root-ca.crt. */
     rootCaBundle?: string;
-    intervalMs?: number;
   };
 }
 
@@ -93,34 +92,6 @@ export interface Assembled {
   shutdown(): Promise<void>;
 }
 
-/** Reconciles the bootstrap RBAC policy once the cache is loaded, retrying until it succeeds. */
-function startBootstrapPolicy(registry: Registry, cache: WatchCache, log: Log): { stop(): void; done: Promise<void> } {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  const done = new Promise<void>((resolve) => {
-    const attempt = async () => {
-      if (stopped) return resolve();
-      try {
-        if (!cache.ready()) throw new Error('watch cache not ready');
-        await reconcileBootstrapPolicy(registry, log);
-        return resolve();
-      } catch (e) {
-        if ((e as Error).message !== 'watch cache not ready') log('warn', 'bootstrap RBAC policy not reconciled yet, retrying', { error: (e as Error).message });
-        timer = setTimeout(() => void attempt(), 200);
-        timer.unref?.();
-      }
-    };
-    void attempt();
-  });
-  return {
-    done,
-    stop() {
-      stopped = true;
-      clearTimeout(timer);
-    },
-  };
-}
-
 /** Builds the registry and HTTP server over the given storage (not yet listening). */
 export function assemble(opts: AssembleOptions): Assembled {
   const { gates, log } = opts;
@@ -136,13 +107,14 @@ export function assemble(opts: AssembleOptions): Assembled {
   const security = { ...defaultSecurity, ...opts.security };
   const authorizer = security.authorizationMode === 'AlwaysAllow' ? alwaysAllow : new RbacAuthorizer(rbacSources(cache, definitions));
   const eventTtl = opts.eventTtlSeconds ?? 3600;
+  const crypto = new WebCryptoAdapter();
   const registry: Registry = new Registry(
     definitions,
     {
       storage,
       clock: systemClock,
       random: systemRandom,
-      crypto: new WebCryptoAdapter(),
+      crypto,
       gates,
       authorizer,
       ttlSeconds: (def) => (eventDefinitions.includes(def) ? eventTtl : undefined),
@@ -158,28 +130,32 @@ export function assemble(opts: AssembleOptions): Assembled {
   const authenticator = new AuthenticatorChain([podCertificateAuthenticator(lookup), x509Authenticator], tokenAuthenticators, security.anonymous);
   const podCertificates = opts.tls ? podCertificateVerifier(opts.tls.clientCa) : undefined;
   const audit = security.audit ? new AuditTrail(security.audit.policy, security.audit.sink, systemClock) : undefined;
-  const bootstrap = startBootstrapPolicy(registry, cache, log);
+  const apiserverClient = registry;
+  const controllerClient = registry;
+  const watchChanges = cacheChanges(cache);
+  const bootstrap = startRbacBootstrap(apiserverClient, log, { watch: watchChanges, cacheReady: () => cache.ready() });
   let bootstrapDone = false;
   void bootstrap.done.then(() => (bootstrapDone = true));
   const compactor = startCompactor(storage, (opts.compactionIntervalSeconds ?? 0) * 1000, (msg, extra) => log('info', msg, extra));
-  const systemNamespaces = startSystemNamespaces(registry, log);
+  const systemNamespaces = startSystemNamespaces(apiserverClient, log, { watch: watchChanges, namespacesInUse: cachedNamespaces(cache) });
   // No kube-controller-manager here: its controllers run in this process, as registry clients.
   const controllerOpts = opts.controllers ?? {};
   const election = controllerOpts.leaderElection;
   const controllers = new ControllerManager(
     controllerDescriptors({
-      registry,
+      registry: controllerClient,
       log,
       authorizer,
-      changes: (def) => (cache.ready() ? cache.kind(def).changes : -1),
-      deletions: deletionActivity(cache, definitions),
+      clock: systemClock,
+      crypto,
+      watch: watchChanges,
+      scan: scanCache(cache),
       signing: controllerOpts.signing,
       rootCaBundle: controllerOpts.rootCaBundle,
-      intervalMs: controllerOpts.intervalMs,
     }),
     controllerOpts.selection ?? ['*'],
     log,
-    election ? (callbacks) => new LeaderElector(registry, systemClock, systemRandom, election, callbacks, log) : undefined,
+    election ? (callbacks) => new LeaderElector(controllerClient, systemClock, systemRandom, election, callbacks, log) : undefined,
   );
   let controllersStopped = false;
   void bootstrap.done.then(() => {
@@ -269,8 +245,8 @@ export function assemble(opts: AssembleOptions): Assembled {
       controllersStopped = true;
       await controllers.shutdown();
       compactor.stop();
-      systemNamespaces.stop();
-      bootstrap.stop();
+      await systemNamespaces.stop();
+      await bootstrap.stop();
       watch.closeAll();
       cache.stop();
       await Promise.all(

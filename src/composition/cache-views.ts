@@ -1,13 +1,16 @@
 /**
  * Views of the watch cache that the access layer and the controllers read:
- * RBAC objects for the authorizer, object uids for token checks, and a
- * counter of changes to objects being deleted. No storage reads.
+ * RBAC objects for the authorizer, object uids for token checks, the
+ * controllers' wake-ups and the namespaces in use. No storage reads.
  */
 import type { ResourceDefinition } from '../machinery/resource-definition';
 import { apiVersionOf } from '../machinery/resource-definition';
 import { errors } from '../machinery/status';
 import { objectKey } from '../registry/keys';
 import type { WatchCache } from '../registry/watch-cache';
+import type { KindCache } from '../registry/watch-cache/kind-cache';
+import type { ChangeFilter, ScanCache, WatchChanges } from '../controllers/changes';
+import { matchAll } from '../registry/watch-cache/kind-cache';
 import type { KindSnapshotSource } from '../auth/authz/rbac-authorizer';
 import type { UidLookup } from '../auth/authn/service-account';
 
@@ -41,33 +44,56 @@ export function bindableUid(lookup: UidLookup, definitions: ResourceDefinition[]
 }
 
 /**
- * A counter that moves when the watch cache applies a change to an object
- * being deleted, so that the garbage collector looks again only then (its
- * bytes are searched, nothing is decoded).
+ * The controllers' wake-ups (controllers/changes.ts) from the watch cache's
+ * change listeners. The listener only notes the change and looks once the
+ * write that caused it is done (a burst of writes is one look); the filter
+ * then reads the changed objects from the kind's event log. Changes that
+ * left the log before they were looked at count as a match.
  */
-export function deletionActivity(cache: WatchCache, definitions: ResourceDefinition[]): () => number {
-  const seen = new Map<ResourceDefinition, number>();
-  let activity = 0;
-  return () => {
-    if (!cache.ready()) return -1;
-    for (const def of definitions) {
-      const kind = cache.kind(def);
-      const from = seen.get(def) ?? 0;
-      if (kind.revision === from) continue;
-      const log = kind.log;
-      // Events older than the window cannot be looked at: assume one of them mattered.
-      if (from < log.startRev) activity++;
-      else {
-        for (let seq = log.seqAfter(from); seq < log.endSeq; seq++) {
-          if (log.at(seq)?.object?.bytes.includes('"deletionTimestamp"')) {
-            activity++;
-            break;
-          }
-        }
-      }
-      seen.set(def, kind.revision);
-    }
-    return activity;
+export function cacheChanges(cache: WatchCache): WatchChanges {
+  return (def, wake, filter) => {
+    const kind = cache.kind(def);
+    let seen = kind.initialized ? kind.revision : 0;
+    let queued = false;
+    const look = () => {
+      queued = false;
+      const from = seen;
+      seen = kind.revision;
+      if (!filter || changedSince(def, kind, from, filter)) wake();
+    };
+    return cache.onChange(def, () => {
+      if (queued) return;
+      queued = true;
+      setImmediate(look);
+    });
   };
 }
 
+function changedSince(def: ResourceDefinition, kind: KindCache, from: number, filter: ChangeFilter): boolean {
+  if (!kind.initialized || from < kind.log.startRev) return true;
+  const log = kind.log;
+  for (let seq = log.seqAfter(from); seq < log.endSeq; seq++) {
+    const ev = log.at(seq);
+    const o = ev?.object ?? ev?.prev;
+    if (o && filter({ name: o.name, namespace: def.namespaced ? o.namespace : undefined, json: ev!.object?.bytes })) return true;
+  }
+  return false;
+}
+
+/** The controllers' look at cached JSON: every object of the kind in key order, each one's bytes as a view of its slab. */
+export function scanCache(cache: WatchCache): ScanCache {
+  return (def, test) => {
+    const kind = cache.kind(def);
+    if (!kind.initialized) return true;
+    return kind.list(kind.prefix, matchAll).items.some((o) => test(o.bytes));
+  };
+}
+
+/** The namespaces that hold objects of a namespaced kind, from the watch cache's keys once the kind is loaded. */
+export function cachedNamespaces(cache: WatchCache): (def: ResourceDefinition) => Promise<Set<string>> {
+  return async (def) => {
+    const kind = cache.kind(def);
+    if (!(await kind.whenInitialized(cache.options.freshnessTimeoutMs))) throw new Error(`the watch cache of ${def.plural} is not loaded yet`);
+    return kind.namespaces();
+  };
+}

@@ -76,7 +76,7 @@ describe.each(backends)('PodCertificateRequest signer on %s', (backend) => {
         // The pod signer gets its own copy of the CA files, so that one test can take them away.
         execFileSync('cp', [pki.paths.caCert, join(caDir, 'ca.crt')]);
         execFileSync('cp', [pki.paths.caKey, join(caDir, 'ca.key')]);
-        return { signing: { authorities: new Map([[podSigner, new FileCertificateAuthority(join(caDir, 'ca.crt'), join(caDir, 'ca.key'))]]), maxTtlMs: hour }, intervalMs: 50 };
+        return { signing: { authorities: new Map([[podSigner, new FileCertificateAuthority(join(caDir, 'ca.crt'), join(caDir, 'ca.key'))]]), maxTtlMs: hour } };
       },
     });
     admin = await s.clientCert('system:admin', ['system:masters']);
