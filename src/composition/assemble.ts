@@ -32,6 +32,7 @@ import { serviceAccountAuthenticator } from '../auth/authn/service-account';
 import { AuditTrail } from '../auth/audit/trail';
 import { startRbacBootstrap } from '../controllers/rbac-bootstrap';
 import { startSystemNamespaces } from '../controllers/system-namespaces';
+import { auditedClient } from '../controllers/audited-client';
 import { admissionChain, DEFAULT_ADMISSION_PLUGINS, type AdmissionPluginName } from '../admission';
 import { eventDefinitions } from '../resources/event';
 import { ControllerManager, LeaderElector, controllerDescriptors, type LeaderElectionConfig, type SigningSetup } from '../controllers';
@@ -130,8 +131,10 @@ export function assemble(opts: AssembleOptions): Assembled {
   const authenticator = new AuthenticatorChain([podCertificateAuthenticator(lookup), x509Authenticator], tokenAuthenticators, security.anonymous);
   const podCertificates = opts.tls ? podCertificateVerifier(opts.tls.clientCa) : undefined;
   const audit = security.audit ? new AuditTrail(security.audit.policy, security.audit.sink, systemClock) : undefined;
-  const apiserverClient = registry;
-  const controllerClient = registry;
+  // In-process clients, audited as upstream audits its loopback and controller-manager requests over HTTP.
+  const build = `${version.gitVersion} (${version.platform}) kubernetes/${version.gitCommit.slice(0, 7)}`;
+  const apiserverClient = auditedClient(registry, audit, { userAgent: () => `kube-apiserver/${build}`, newId: () => systemRandom.uuid() });
+  const controllerClient = auditedClient(registry, audit, { userAgent: (u) => `kube-controller-manager/${build}/${u.username}`, newId: () => systemRandom.uuid() });
   const watchChanges = cacheChanges(cache);
   const bootstrap = startRbacBootstrap(apiserverClient, log, { watch: watchChanges, cacheReady: () => cache.ready() });
   let bootstrapDone = false;
