@@ -75,7 +75,10 @@ function changedSince(def: ResourceDefinition, kind: KindCache, from: number, fi
   for (let seq = log.seqAfter(from); seq < log.endSeq; seq++) {
     const ev = log.at(seq);
     const o = ev?.object ?? ev?.prev;
-    if (o && filter({ name: o.name, namespace: def.namespaced ? o.namespace : undefined, json: ev!.object?.bytes })) return true;
+    if (!o) continue;
+    // The JSON view only for filters that read it (most look at the name).
+    const changed = { name: o.name, namespace: def.namespaced ? o.namespace : undefined, get json() { return ev!.object?.bytes; } };
+    if (filter(changed)) return true;
   }
   return false;
 }
