@@ -117,6 +117,13 @@ module.exports = {
       from: { path: '^src/flowcontrol/' },
       to: { path: '^src/(?!flowcontrol/)|node_modules/' },
     },
+    {
+      name: 'one-parse-per-request',
+      comment: 'the request URL and query are read once, into RequestInfo (src/auth/request-info.ts): nothing else may parse them',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/auth/request-info\\.ts$' },
+      to: { path: '^(node:)?(querystring|url)$|node_modules/(qs|parseurl|query-string|fast-querystring|url-parse)/' },
+    },
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
   ],
   options: {

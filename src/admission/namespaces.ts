@@ -8,6 +8,7 @@ import type { KObject } from '../machinery/object';
 import type { ResourceDefinition } from '../machinery/resource-definition';
 import { errors } from '../machinery/status';
 import type { Registry } from '../registry/registry';
+import type { ObjectResult } from '../registry/results';
 import { namespaceDefinition } from '../resources/namespace';
 
 /** The server's own identity for the writes it makes on a client's behalf (upstream's loopback client). */
@@ -30,16 +31,16 @@ export class Namespaces {
 
   /** From the watch cache (may lag behind storage). Shared between requests: read it, never change it. */
   async cached(name: string): Promise<KObject | undefined> {
-    const reads = this.registry().reads;
-    if (!reads.getEncoded) return reads.get(namespaceDefinition, undefined, name, '0');
-    const bytes = await reads.getEncoded(namespaceDefinition, undefined, name, '0');
-    if (!bytes) {
+    const found = await this.find(name, '0');
+    if (!found) {
       this.decoded.delete(name);
       return undefined;
     }
+    const json = found.json;
+    const bytes = typeof json === 'string' ? Buffer.from(json) : json;
     const seen = this.decoded.get(name);
     if (seen && seen.bytes.equals(bytes)) return seen.object;
-    const object = JSON.parse(bytes.toString('utf8')) as KObject;
+    const object = found.object;
     if (this.decoded.size >= maxRemembered) this.decoded.clear(); // namespaces come and go; forget them all now and then
     // A copy: the view may point into a cache slab that is later compacted and reused.
     this.decoded.set(name, { bytes: Buffer.from(bytes), object });
@@ -47,8 +48,18 @@ export class Namespaces {
   }
 
   /** From storage. */
-  live(name: string): Promise<KObject | undefined> {
-    return this.registry().reads.get(namespaceDefinition, undefined, name);
+  async live(name: string): Promise<KObject | undefined> {
+    return (await this.find(name))?.object;
+  }
+
+  /** A namespace by name; resourceVersion "0" reads the watch cache, none reads storage. */
+  private async find(name: string, resourceVersion?: string): Promise<ObjectResult | undefined> {
+    try {
+      return await this.registry().get(namespaceDefinition, undefined, name, resourceVersion);
+    } catch (e) {
+      if ((e as { status?: { code?: number } }).status?.code === 404) return undefined;
+      throw e;
+    }
   }
 
   /** Creates an empty namespace; one that exists already is fine. */

@@ -14,7 +14,7 @@ import type { FeatureGates } from '../machinery/feature-gates';
 import { podCertificateVerifier, WebCryptoAdapter } from '../adapters/crypto';
 import { systemClock } from '../adapters/clock/system.clock';
 import { systemRandom } from '../adapters/random/system.random';
-import { createApp, withAppPrototypes } from '../adapters/http';
+import { createApp, requestInfoOf, withAppPrototypes } from '../adapters/http';
 import { openApiRouter } from '../adapters/http/openapi';
 import { WatchStreamServer, type WatchStreamOptions } from '../adapters/http/watch-stream';
 import { CachedReadPath, WatchCache, type WatchCacheOptions } from '../registry/watch-cache';
@@ -22,6 +22,7 @@ import { version } from '../version';
 import { createMetrics, instrumentStorage, metricsMiddleware, metricsRouter } from '../adapters/metrics';
 import { resourcePrefix } from '../registry/keys';
 import { withDeadlines } from '../registry/storage-deadline';
+import { DefinitionSet } from '../registry/definition-set';
 import { alwaysAllow, type AuthorizerPort } from '../ports/authorizer.port';
 import { RbacAuthorizer } from '../auth/authz/rbac-authorizer';
 import { AuthenticatorChain } from '../auth/authn/chain';
@@ -33,6 +34,7 @@ import { AuditTrail } from '../auth/audit/trail';
 import { startRbacBootstrap } from '../controllers/rbac-bootstrap';
 import { startSystemNamespaces } from '../controllers/system-namespaces';
 import { auditedClient } from '../controllers/audited-client';
+import { startCrdControllers } from '../controllers/crd';
 import { admissionChain, DEFAULT_ADMISSION_PLUGINS, type AdmissionPluginName } from '../admission';
 import { eventDefinitions } from '../resources/event';
 import { ControllerManager, LeaderElector, controllerDescriptors, type LeaderElectionConfig, type SigningSetup } from '../controllers';
@@ -40,7 +42,8 @@ import { accessFilter } from '../adapters/http/access-filter';
 import { authRouter, reviewDiscovery } from '../adapters/http/auth-routes';
 import { defaultSecurity, type SecurityOptions, type TlsMaterial } from './security';
 import type { Log } from './log';
-import { bindableUid, cacheChanges, cachedNamespaces, rbacSources, scanCache, uidLookup } from './cache-views';
+import { bindableUid, rbacSources, uidLookup } from './cache-views';
+import { cacheChanges, cachedNamespaces, scanCache } from './controller-views';
 
 export interface AssembleOptions {
   storage: StoragePort;
@@ -96,13 +99,16 @@ export interface Assembled {
 /** Builds the registry and HTTP server over the given storage (not yet listening). */
 export function assemble(opts: AssembleOptions): Assembled {
   const { gates, log } = opts;
-  const definitions = allDefinitions.filter((d) => !d.featureGate || gates.enabled(d.featureGate));
+  // The built-in kinds; kinds defined at run time join this set while the server runs.
+  const served = new DefinitionSet(allDefinitions.filter((d) => !d.featureGate || gates.enabled(d.featureGate)));
+  const definitions = served.all;
   const metrics = createMetrics(() =>
-    Promise.all(definitions.map(async (d) => ({ resource: d.group ? `${d.plural}.${d.group}` : d.plural, count: (await opts.storage.range(resourcePrefix(d), { limit: 1 })).count }))),
+    Promise.all(served.all.map(async (d) => ({ resource: d.group ? `${d.plural}.${d.group}` : d.plural, count: (await opts.storage.range(resourcePrefix(d), { limit: 1 })).count }))),
   );
   const storage = withDeadlines(instrumentStorage(opts.storage, metrics), opts.requestTimeoutMs ?? 10_000);
   // Reads and watches are served from the watch cache, fed by one storage watch per kind.
   const cache = new WatchCache(storage, definitions, gates, { now: () => systemClock.now().getTime(), ...opts.watchCache }, log).start();
+  served.onChange((change) => ('added' in change ? cache.add(change.added) : cache.remove(change.removed)));
   // Watches go through the registry like every other verb (it hands them to its read path, the watch cache).
   const watch = new WatchStreamServer({ watch: (def, o) => registry.watch(def, o) }, opts.watchStream);
   const security = { ...defaultSecurity, ...opts.security };
@@ -110,7 +116,7 @@ export function assemble(opts: AssembleOptions): Assembled {
   const eventTtl = opts.eventTtlSeconds ?? 3600;
   const crypto = new WebCryptoAdapter();
   const registry: Registry = new Registry(
-    definitions,
+    served,
     {
       storage,
       clock: systemClock,
@@ -135,12 +141,14 @@ export function assemble(opts: AssembleOptions): Assembled {
   const build = `${version.gitVersion} (${version.platform}) kubernetes/${version.gitCommit.slice(0, 7)}`;
   const apiserverClient = auditedClient(registry, audit, { userAgent: () => `kube-apiserver/${build}`, newId: () => systemRandom.uuid() });
   const controllerClient = auditedClient(registry, audit, { userAgent: (u) => `kube-controller-manager/${build}/${u.username}`, newId: () => systemRandom.uuid() });
-  const watchChanges = cacheChanges(cache);
+  const { watch: watchChanges, watchAll } = cacheChanges(cache, served);
   const bootstrap = startRbacBootstrap(apiserverClient, log, { watch: watchChanges, cacheReady: () => cache.ready() });
   let bootstrapDone = false;
   void bootstrap.done.then(() => (bootstrapDone = true));
   const compactor = startCompactor(storage, (opts.compactionIntervalSeconds ?? 0) * 1000, (msg, extra) => log('info', msg, extra));
   const systemNamespaces = startSystemNamespaces(apiserverClient, log, { watch: watchChanges, namespacesInUse: cachedNamespaces(cache) });
+  // Every replica serves custom resources, leader or not, as every kube-apiserver does.
+  const crds = startCrdControllers(apiserverClient, registry.served, log, { watch: watchChanges, clock: systemClock });
   // No kube-controller-manager here: its controllers run in this process, as registry clients.
   const controllerOpts = opts.controllers ?? {};
   const election = controllerOpts.leaderElection;
@@ -152,6 +160,7 @@ export function assemble(opts: AssembleOptions): Assembled {
       clock: systemClock,
       crypto,
       watch: watchChanges,
+      watchAll,
       scan: scanCache(cache),
       signing: controllerOpts.signing,
       rootCaBundle: controllerOpts.rootCaBundle,
@@ -164,12 +173,6 @@ export function assemble(opts: AssembleOptions): Assembled {
   void bootstrap.done.then(() => {
     if (!controllersStopped) controllers.start();
   });
-  const patchContentTypes = [
-    'application/json-patch+json',
-    'application/merge-patch+json',
-    'application/strategic-merge-patch+json',
-    'application/apply-patch+yaml',
-  ];
   let shuttingDown = false;
   const livezTimeout = opts.healthcheckTimeoutMs ?? 2000;
   const readyzTimeout = opts.readycheckTimeoutMs ?? 2000;
@@ -179,7 +182,6 @@ export function assemble(opts: AssembleOptions): Assembled {
   let secureServer: TlsServer | undefined;
   const app = createApp({
     registry,
-    definitions,
     health: {
       livez: [{ name: 'ping', check: () => true }, storageCheck],
       readyz: [
@@ -189,13 +191,13 @@ export function assemble(opts: AssembleOptions): Assembled {
         { name: 'poststarthook/start-system-namespaces-controller', check: () => systemNamespaces.ready() },
         // As upstream: not ready until the bootstrap RBAC policy is in storage.
         { name: 'poststarthook/rbac/bootstrap-roles', check: () => bootstrapDone },
+        { name: 'poststarthook/crd-informer-synced', check: () => crds.synced() },
         { name: 'shutdown', check: () => !shuttingDown },
       ],
     },
     watch,
     version,
-    patchContentTypes,
-    extraRouters: [openApiRouter(definitions, patchContentTypes), metricsRouter(metrics)],
+    extraRouters: [openApiRouter(served), metricsRouter(metrics)],
     discoveryOnly: reviewDiscovery,
     apiRouters: [
       authRouter({
@@ -221,7 +223,7 @@ export function assemble(opts: AssembleOptions): Assembled {
         if (shuttingDown) res.setHeader('Connection', 'close');
         next();
       },
-      metricsMiddleware(metrics, log),
+      metricsMiddleware(metrics, log, requestInfoOf),
       accessFilter({ authenticator, authorizer, audit, limits: security.limits, podCertificates: podCertificates && ((der) => podCertificates(der, systemClock.now())) }),
     ],
     address: () => {
@@ -249,6 +251,7 @@ export function assemble(opts: AssembleOptions): Assembled {
       await controllers.shutdown();
       compactor.stop();
       await systemNamespaces.stop();
+      await crds.stop();
       await bootstrap.stop();
       watch.closeAll();
       cache.stop();

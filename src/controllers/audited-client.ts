@@ -98,7 +98,7 @@ export function auditedClient(registry: RegistryClient, trail: Pick<AuditTrail, 
     list: (def, o) => registry.list(def, o),
     watch: (def, o) => registry.watch(def, o),
     create: (def, namespace, obj, o) =>
-      audited({ def, verb: 'create', user: o.user, namespace: namespace ?? obj.metadata.namespace, body: obj }, () => registry.create(def, namespace, obj, o), (r) => ({ code: 201, object: r })),
+      audited({ def, verb: 'create', user: o.user, namespace: namespace ?? obj.metadata.namespace, body: obj }, () => registry.create(def, namespace, obj, o), (r) => ({ code: 201, object: r.object })),
     update: (def, namespace, name, obj, o, subresource) =>
       audited({ def, verb: 'update', user: o.user, namespace, name, subresource, body: obj }, () => registry.update(def, namespace, name, obj, o, subresource), (r) => ({
         code: r.created ? 201 : 200,
@@ -115,6 +115,7 @@ export function auditedClient(registry: RegistryClient, trail: Pick<AuditTrail, 
       audited(
         { def, verb: 'deletecollection', user: o.user, namespace: listOpts.namespace, body: deleteBody(o), query: selectorQuery(listOpts) },
         () => registry.deleteCollection(def, listOpts, o),
+        // A ListResult: its items are decoded only if a RequestResponse event writes them (toJSON).
         (r) => ({ code: 200, object: r }),
       ),
   };

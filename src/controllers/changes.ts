@@ -24,6 +24,9 @@ export type ChangeFilter = (o: ChangedObject) => boolean;
  */
 export type WatchChanges = (def: ResourceDefinition, wake: () => void, filter?: ChangeFilter) => () => void;
 
+/** As WatchChanges, for every served kind: kinds served later (custom resources) join, withdrawn ones leave. */
+export type WatchAllChanges = (wake: () => void, filter?: ChangeFilter) => () => void;
+
 /** A pass loop's subscription to several kinds (each with an optional filter). */
 export function watching(watch: WatchChanges, kinds: Array<ResourceDefinition | [ResourceDefinition, ChangeFilter]>): (wake: () => void) => () => void {
   return (wake) => {

@@ -14,7 +14,7 @@ import { podCertificateRequestDefinition } from '../resources/pod-certificate-re
 import type { Log } from './controller-identity';
 import type { ControllerDescriptor } from './manager';
 import type { RegistryClient } from './registry-client';
-import type { ScanCache, WatchChanges } from './changes';
+import type { ScanCache, WatchAllChanges, WatchChanges } from './changes';
 import { startClusterRoleAggregation } from './clusterrole-aggregation/controller';
 import { startGcFinalizers } from './garbage-collector/finalizers';
 import { startNamespaceController } from './namespace/namespace-controller';
@@ -30,7 +30,7 @@ import { csrSigners, signers } from './certificates/signer-rules';
 export { ControllerManager, ControllerSelectionError } from './manager';
 export { LeaderElector, validateLeaderElection, type LeaderElectionConfig } from './leader-election';
 export type { RegistryClient } from './registry-client';
-export type { WatchChanges, ChangedObject, ScanCache } from './changes';
+export type { WatchChanges, WatchAllChanges, ChangedObject, ScanCache } from './changes';
 
 export interface SigningSetup {
   /** The CA of each built-in signer that runs (a signer without one does not issue). */
@@ -48,6 +48,8 @@ export interface ControllerContext {
   crypto: CryptoPort;
   /** Wake-ups from the watch cache when kinds a controller reads change. */
   watch: WatchChanges;
+  /** The same for every served kind, custom resources included. */
+  watchAll: WatchAllChanges;
   /** A look at the cached JSON without decoding (the garbage collector's first check). */
   scan: ScanCache;
   signing?: SigningSetup;
@@ -58,7 +60,7 @@ export interface ControllerContext {
 const served = (ctx: ControllerContext, def: ResourceDefinition) => ctx.registry.definitions.includes(def);
 
 export function controllerDescriptors(ctx: ControllerContext): ControllerDescriptor[] {
-  const { registry, log, watch, scan, clock, crypto } = ctx;
+  const { registry, log, watch, watchAll, scan, clock, crypto } = ctx;
   const signing = ctx.signing;
   const csrAuthorities = new Map([...(signing?.authorities ?? [])].filter(([s]) => (csrSigners as readonly string[]).includes(s)));
   const podAuthority = signing?.authorities.get(signers.apiserverClientPod);
@@ -66,7 +68,7 @@ export function controllerDescriptors(ctx: ControllerContext): ControllerDescrip
     {
       name: 'garbage-collector-controller',
       aliases: ['garbagecollector'],
-      start: () => startGcFinalizers(registry, log, { watch, scan }),
+      start: () => startGcFinalizers(registry, log, { watchAll, scan }),
     },
     {
       name: 'namespace-controller',

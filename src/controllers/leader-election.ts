@@ -152,7 +152,7 @@ export class LeaderElector {
     try {
       let current: KObject | undefined;
       try {
-        current = await this.registry.get(leaseDefinition, namespace, name);
+        current = (await this.registry.get(leaseDefinition, namespace, name)).object;
       } catch (e) {
         if (statusOf(e) !== 404) throw e;
       }
@@ -218,7 +218,7 @@ export class LeaderElector {
 
   private async release(): Promise<void> {
     const { namespace, name, identity } = this.config;
-    const current = await this.registry.get(leaseDefinition, namespace, name);
+    const current = (await this.registry.get(leaseDefinition, namespace, name)).object;
     const spec = (current.spec ?? {}) as LeaseSpec;
     this.holding = false;
     if (spec.holderIdentity !== identity) return;

@@ -77,7 +77,7 @@ export function startRbacBootstrap(registry: RegistryClient, log: Log, options: 
   let reconciled = false;
   const loop = startPassLoop({
     name: 'rbac/bootstrap-roles',
-    subscribe: watching(options.watch, registry.definitions),
+    subscribe: watching(options.watch, [...registry.definitions]),
     log,
     pass: async () => {
       if (reconciled || !options.cacheReady()) return undefined;

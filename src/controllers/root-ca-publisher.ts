@@ -62,7 +62,7 @@ export async function publishRootCa(registry: RegistryClient, caBundle: string, 
 
 async function cachedConfigMap(registry: RegistryClient, namespace: string): Promise<KObject | undefined> {
   try {
-    return await registry.get(configMapDefinition, namespace, rootCaConfigMap, '0');
+    return (await registry.get(configMapDefinition, namespace, rootCaConfigMap, '0')).object;
   } catch (e) {
     if (statusOf(e) === 404) return undefined;
     throw e;

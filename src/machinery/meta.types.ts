@@ -15,6 +15,17 @@ export class OwnerReferenceSchema {
   @OmitEmpty('pointer') @IsOptional() @IsBoolean() blockOwnerDeletion?: boolean;
 }
 
+/** core v1 ObjectReference (Events' involvedObject and related, ServiceAccounts' secrets). */
+export class ObjectReference {
+  @OmitEmpty() @IsOptional() @IsString() @Describe('API version of the referent.') apiVersion?: string;
+  @OmitEmpty() @IsOptional() @IsString() @Describe('A field within the referent, for references to part of an object.') fieldPath?: string;
+  @OmitEmpty() @IsOptional() @IsString() @Describe('Kind of the referent.') kind?: string;
+  @OmitEmpty() @IsOptional() @IsString() @Describe('Name of the referent.') name?: string;
+  @OmitEmpty() @IsOptional() @IsString() @Describe('Namespace of the referent.') namespace?: string;
+  @OmitEmpty() @IsOptional() @IsString() @Describe('Resource version of the referent.') resourceVersion?: string;
+  @OmitEmpty() @IsOptional() @IsString() @Describe('UID of the referent.') uid?: string;
+}
+
 export class ManagedFieldsEntrySchema {
   @OmitEmpty() @IsOptional() @IsString() manager?: string;
   @OmitEmpty() @IsOptional() @IsString() operation?: string;

@@ -9,6 +9,7 @@ import type { FieldError } from './field-errors';
 import type { KObject } from './object';
 import type { FeatureGates } from './feature-gates';
 import type { AuthorizerPort } from '../ports/authorizer.port';
+import type { Schema } from './schema/schema';
 
 export type { UserInfo } from './user-info';
 import type { UserInfo } from './user-info';
@@ -78,6 +79,11 @@ export interface StoredAs {
   toStorage(obj: KObject): KObject;
   /** A stored object in this kind's form. */
   fromStorage(obj: KObject): KObject;
+  /**
+   * This kind's objects are written in their own form (toStorage changes nothing: the storage version of a custom
+   * resource), so what a write stored is also its answer.
+   */
+  sameForm?: boolean;
 }
 
 /** A subresource whose writes replace part of the object (status, approval). */
@@ -118,6 +124,11 @@ export interface ResourceDefinition {
    * rolebinding). Not listed in discovery; objects read there carry that group's apiVersion.
    */
   upstreamGroup?: string;
+  /**
+   * Discovery lists the kind under upstreamGroup too: tools that map a manifest's apiVersion through discovery
+   * (kubectl apply of `apiextensions.k8s.io/v1` CRDs) find it there.
+   */
+  discoverUpstreamGroup?: boolean;
   version: string;
   kind: string;
   listKind: string;
@@ -128,8 +139,19 @@ export interface ResourceDefinition {
   namespaced: boolean;
   /** Served only while this gate is on. */
   featureGate?: string;
-  /** Root class of the declared types (class-validator/class-transformer). */
-  schemaRoot: Function;
+  /** Root class of the declared types (class-validator/class-transformer); kinds defined at run time give `schema` instead. */
+  schemaRoot?: Function;
+  /** The kind's schema tree, for kinds without declared classes (custom resources): see kindSchema(). */
+  schema?: Schema;
+  /** The name its schema is published under in OpenAPI (default: the root class's name). */
+  schemaName?: string;
+  /**
+   * Decodes a request body in place instead of the declared-type check (custom resources: structural pruning and
+   * coercion); returns the unknown fields it dropped, and a decoding error (a 400) if any.
+   */
+  decodeBody?(obj: KObject): { unknownFields: string[]; error?: string };
+  /** Each request to this kind's version gets this `Warning` (a deprecated CRD version). */
+  deprecationWarning?: string;
   strategy: Strategy;
   subresources: Record<string, SubresourceStrategy>;
   /** Field selectors beyond metadata.name/metadata.namespace: field -> value getter. */
@@ -139,6 +161,8 @@ export interface ResourceDefinition {
   usesGeneration: boolean;
   /** The part of the object whose change bumps generation (e.g. 'spec'). */
   generationFields?: string[];
+  /** Instead of generationFields: a change to any top-level field but these bumps generation (custom resources). */
+  generationIgnores?: string[];
   allowCreateOnUpdate: boolean;
   allowUnconditionalUpdate: boolean;
   /** DELETE answers with the deleted object instead of a Status. */
@@ -149,6 +173,8 @@ export interface ResourceDefinition {
   validateName(name: string, prefix: boolean): string[];
   /** Kept in another kind's storage (keys and stored form are that kind's). */
   storedAs?: StoredAs;
+  /** PATCH takes strategic merge patches (default true: built-in kinds carry its directives; custom resources do not). */
+  strategicMergePatch?: boolean;
   /** DELETE on the collection is served (default true; upstream serves none for namespaces). */
   deleteCollection?: boolean;
   /** The 400 message for a field selector on an unknown field, where the kind has its own (upstream's label conversion). */

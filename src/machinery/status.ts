@@ -118,6 +118,9 @@ export const errors = {
 
   badRequest: (message: string) => failure(400, 'BadRequest', message),
 
+  /** A path the server serves nothing at (upstream's NotFoundHandler): no resource, no name, empty details. */
+  notFoundPath: () => failure(404, 'NotFound', 'the server could not find the requested resource', {}),
+
   forbidden: (r: ResourceRef, name: string, why: string) =>
     failure(403, 'Forbidden', `${qualifiedResource(r)}${name ? ` "${name}"` : ''} is forbidden: ${why}`, withGroup(r, name)),
 

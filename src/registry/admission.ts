@@ -8,7 +8,7 @@ import { KObject, deepEqual, hasTypeMetaFirst, isPlainObject } from '../machiner
 import { ResourceDefinition, StrategyContext, apiVersionOf } from '../machinery/resource-definition';
 import { validateObjectMetaCreate, validateObjectMetaUpdate } from '../machinery/validation/object-meta';
 import { shapeAsGo } from '../machinery/schema/go-shape';
-import { schemaOf } from '../machinery/schema/schema';
+import { kindSchema } from '../machinery/schema/schema';
 
 /** Rejects a body whose apiVersion or kind names another type; fills them when absent. */
 export function checkTypeMeta(def: ResourceDefinition, obj: KObject): void {
@@ -114,14 +114,15 @@ export function resetObjectMetaForStatus(obj: KObject, old: KObject): void {
  */
 export function shapeAsStored(def: ResourceDefinition, obj: KObject): void {
   const sent = obj.metadata.managedFields;
-  shapeAsGo(obj, schemaOf(def.schemaRoot));
+  shapeAsGo(obj, kindSchema(def));
   if (sent !== undefined) obj.metadata.managedFields = sent;
 }
 
 /** Bumps generation when any generation-tracked field changed. */
 export function bumpGeneration(def: ResourceDefinition, obj: KObject, old: KObject): void {
   if (!def.usesGeneration) return;
-  const fields = def.generationFields ?? ['spec'];
+  const ignored = def.generationIgnores;
+  const fields = ignored ? [...new Set([...Object.keys(obj), ...Object.keys(old)])].filter((f) => !ignored.includes(f)) : (def.generationFields ?? ['spec']);
   const changed = fields.some((f) => !deepEqual(obj[f], old[f]));
   const base = old.metadata.generation ?? 1;
   obj.metadata.generation = changed ? base + 1 : base;

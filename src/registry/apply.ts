@@ -21,7 +21,7 @@ import {
 } from '../machinery/managed-fields';
 import { isPlainObject, KObject } from '../machinery/object';
 import { apiVersionOf, ResourceDefinition } from '../machinery/resource-definition';
-import { schemaOf } from '../machinery/schema/schema';
+import { kindSchema } from '../machinery/schema/schema';
 import { checkTypes } from '../machinery/schema/decode';
 import { errors } from '../machinery/status';
 import { timestamp } from './context';
@@ -54,7 +54,7 @@ export async function applyServerSide(
   // A run may leave parts of its configuration in its result: a second run (forced, after conflicts) gets a new copy.
   const copyAgain = (): Config => {
     const again = structuredClone(original);
-    validateConfig(again, schemaOf(def.schemaRoot), false); // drops the undeclared fields, as checkConfig did
+    validateConfig(again, kindSchema(def), false); // drops the undeclared fields, as checkConfig did
     dropResetFields(def, again, subresource);
     return again;
   };
@@ -130,7 +130,7 @@ function checkConfig(def: ResourceDefinition, config: Config, opts: WriteOptions
   if (config.metadata?.managedFields !== undefined && config.metadata.managedFields !== null) {
     throw errors.badRequest('metadata.managedFields must be nil');
   }
-  const report = validateConfig(config, schemaOf(def.schemaRoot), opts.fieldValidation === 'Strict');
+  const report = validateConfig(config, kindSchema(def), opts.fieldValidation === 'Strict');
   if (report.errors.length) {
     const meta = config.metadata ?? {};
     const ns = typeof meta.namespace === 'string' ? meta.namespace : '';
@@ -139,7 +139,7 @@ function checkConfig(def: ResourceDefinition, config: Config, opts: WriteOptions
   }
   if (opts.fieldValidation === 'Warn') for (const f of report.unknownFields) opts.warnings.push(`unknown field "${f}"`);
   // Numbers must also fit their integer field's Go type (int32, int64), as decoding into the object checks.
-  const typed = checkTypes(config, schemaOf(def.schemaRoot), '', def.kind);
+  const typed = checkTypes(config, kindSchema(def), '', def.kind);
   if (typed.typeErrors.length) {
     throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${typed.typeErrors.join(', ')}`);
   }

@@ -130,7 +130,8 @@ async function markForKind(store: ResourceStore, key: string, current: KeyValue,
   const obj = structuredClone(old);
   obj.metadata.deletionTimestamp = timestamp(store.now());
   def.strategy.deletion!.onMark?.(obj);
-  const held = old.metadata.finalizers ?? [];
+  // Finalizers the kind added as it marked the object hold it as much as those it had.
+  const held = obj.metadata.finalizers ?? [];
   const finalizers = gcFinalizers(held, opts);
   if (finalizers !== held) {
     if (finalizers.length) obj.metadata.finalizers = finalizers;

@@ -9,7 +9,7 @@
 import { compare, FieldSet, goJson, toFieldSet, validateConfig } from '../machinery/managed-fields';
 import { isPlainObject, KObject } from '../machinery/object';
 import { apiVersionOf, ResourceDefinition } from '../machinery/resource-definition';
-import { schemaOf } from '../machinery/schema/schema';
+import { kindSchema } from '../machinery/schema/schema';
 import { withoutManagedFields } from './managed-fields';
 
 export const lastAppliedAnnotation = 'kubectl.kubernetes.io/last-applied-configuration';
@@ -25,7 +25,7 @@ export function allowedByLastApplied(def: ResourceDefinition, live: KObject): Fi
     return undefined;
   }
   if (!isPlainObject(last) || last.apiVersion !== apiVersionOf(def)) return undefined;
-  const schema = schemaOf(def.schemaRoot);
+  const schema = kindSchema(def);
   if (validateConfig(structuredClone(last), schema, true).errors.length) return undefined;
   const cmp = compare(last, withoutManagedFields(live), schema);
   return toFieldSet(last, schema).difference(cmp.modified).difference(cmp.added).difference(cmp.removed);

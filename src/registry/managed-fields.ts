@@ -19,7 +19,7 @@ import {
 } from '../machinery/managed-fields';
 import { deepEqual, KObject, ManagedFieldsEntry } from '../machinery/object';
 import { apiVersionOf, ResourceDefinition } from '../machinery/resource-definition';
-import { schemaOf } from '../machinery/schema/schema';
+import { kindSchema } from '../machinery/schema/schema';
 import { timestamp } from './context';
 import type { WriteOptions } from './request';
 
@@ -78,7 +78,7 @@ export function updaterContext(def: ResourceDefinition, subresource?: string): U
 const contexts = new WeakMap<ResourceDefinition, Map<string, UpdaterContext>>();
 
 function buildUpdaterContext(def: ResourceDefinition, subresource?: string): UpdaterContext {
-  const schema = schemaOf(def.schemaRoot);
+  const schema = kindSchema(def);
   const status = FieldSet.of([{ field: 'status' }]);
   if (subresource) {
     const owned = def.subresources[subresource].resetObjectMeta ? ['status'] : ['status', 'metadata'];

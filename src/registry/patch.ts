@@ -5,12 +5,13 @@
 import { ApiError, errors } from '../machinery/status';
 import { isPlainObject, KObject } from '../machinery/object';
 import { goJson } from '../machinery/managed-fields';
-import { schemaOf } from '../machinery/schema/schema';
+import { kindSchema } from '../machinery/schema/schema';
 import { ResourceDefinition } from '../machinery/resource-definition';
 import { applyJsonPatch } from '../machinery/patch/json-patch';
 import { applyMergePatch } from '../machinery/patch/merge-patch';
 import { applyStrategicMergePatch } from '../machinery/patch/strategic-merge';
-import type { ResourceStore, UpdateResult } from './store';
+import type { ResourceStore } from './store';
+import type { ObjectResult } from './results';
 import type { PatchRequest, WriteOptions } from './request';
 import { applyServerSide } from './apply';
 
@@ -27,9 +28,9 @@ export async function applyPatch(
   req: PatchRequest,
   opts: WriteOptions,
   subresource?: string,
-): Promise<UpdateResult> {
+): Promise<ObjectResult> {
   const def = store.def;
-  const schema = schemaOf(def.schemaRoot);
+  const schema = kindSchema(def);
   const isApply = req.type === 'apply';
   return store.guaranteedUpdate(
     namespace,

@@ -4,56 +4,35 @@
  * the watch cache takes over the ones it can answer from memory.
  */
 import { errors } from '../machinery/status';
-import { KList, KObject } from '../machinery/object';
 import { ResourceDefinition } from '../machinery/resource-definition';
 import { KeyValue, StoragePort } from '../ports/storage.port';
 import { listFromStorage, type StorageList } from './list';
-import { namespaceOfKey, resourcePrefix } from './keys';
+import { namespaceOfKey, objectKey, resourcePrefix } from './keys';
+import { decodeKeyValue } from './codec';
+import { joinJson, ListResult, ObjectResult } from './results';
+import { insertRevisionInText } from './with-revision';
 import { parseResourceVersion, validateListOptions } from './list-options';
 import { compilePredicate, shardSelectorOf, type Predicate } from './predicate';
 import { ListOptions } from './request';
 import type { FeatureGates } from '../machinery/feature-gates';
 import type { CacheWatcher } from './watch-cache/cache-watcher';
 
-/** A list whose items are already JSON (the watch cache keeps objects encoded), streamed as is. */
-export interface EncodedList {
-  apiVersion: string;
-  kind: string;
-  metadata: KList['metadata'];
-  /** The items' JSON joined by commas, in pieces (one piece may hold many items). */
-  body: Buffer[];
+/** A list read from storage as a ListResult: items decoded, and their JSON as stored (resourceVersion written in). */
+export function storageListResult(list: StorageList): ListResult {
+  const { items, itemsJson, ...head } = list;
+  return new ListResult(head, { decoded: items, encode: () => joinJson(itemsJson ?? items.map((o) => JSON.stringify(o))) });
 }
 
-/** Items' JSON per piece of an encoded list's body: one Buffer per item cost more than encoding the item. */
-const PIECE_CHARS = 64 * 1024;
-
-/** A list as an EncodedList: the items' JSON read from storage where the list kept it, else encoded here. */
-export function encodeList(list: StorageList): EncodedList {
-  const { items, itemsJson, ...rest } = list;
-  const body: Buffer[] = [];
-  let piece: string[] = [];
-  let chars = 0;
-  for (let i = 0; i < items.length; i++) {
-    const json = itemsJson?.[i] ?? JSON.stringify(items[i]);
-    piece.push(json);
-    chars += json.length;
-    if (chars >= PIECE_CHARS) {
-      body.push(Buffer.from((body.length ? ',' : '') + piece.join(',')));
-      piece = [];
-      chars = 0;
-    }
-  }
-  if (piece.length) body.push(Buffer.from((body.length ? ',' : '') + piece.join(',')));
-  return { ...rest, body };
+/** A GET from storage: decoded (a corrupt object must fail here), and answered in JSON from the stored text. */
+export function storageObjectResult(def: ResourceDefinition, kv: KeyValue): ObjectResult {
+  const object = decodeKeyValue(def, kv);
+  const json = def.storedAs ? undefined : insertRevisionInText(kv.value.toString('utf8'), kv.modRevision);
+  return json === undefined ? ObjectResult.of(object) : ObjectResult.ofJson(json, () => object);
 }
 
 export interface ReadPath {
-  get(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<KObject | undefined>;
-  list(def: ResourceDefinition, opts: ListOptions): Promise<KList>;
-  /** The same read with the object as JSON bytes, when the path has them ready. */
-  getEncoded?(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<Buffer | undefined>;
-  /** The same list with items as JSON bytes, when the path has them ready. */
-  listEncoded?(def: ResourceDefinition, opts: ListOptions): Promise<EncodedList>;
+  get(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<ObjectResult | undefined>;
+  list(def: ResourceDefinition, opts: ListOptions): Promise<ListResult>;
   /** A watch from opts.resourceVersion, when the path can serve one (the watch cache does). */
   watch?(def: ResourceDefinition, opts: ListOptions): Promise<CacheWatcher>;
   /** The namespaces that hold objects of a namespaced kind (as a LIST at RV "0" would see them), read from keys. */
@@ -64,19 +43,17 @@ export interface ReadPath {
 export class StorageReadPath implements ReadPath {
   constructor(
     private readonly storage: StoragePort,
-    private readonly key: (def: ResourceDefinition, ns: string | undefined, name: string) => string,
-    private readonly decode: (def: ResourceDefinition, kv: KeyValue) => KObject,
     private readonly gates?: FeatureGates,
   ) {}
 
-  async get(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<KObject | undefined> {
+  async get(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<ObjectResult | undefined> {
     const min = parseResourceVersion(resourceVersion);
-    const kv = await this.storage.get(this.key(def, namespace, name));
+    const kv = await this.storage.get(objectKey(def, namespace, name));
     if (min > 0) {
       const current = await this.storage.currentRevision();
       if (min > current) throw errors.tooLargeResourceVersion(min, current, 0);
     }
-    return kv ? this.decode(def, kv) : undefined;
+    return kv ? storageObjectResult(def, kv) : undefined;
   }
 
   async namespaces(def: ResourceDefinition): Promise<Set<string>> {
@@ -93,15 +70,12 @@ export class StorageReadPath implements ReadPath {
     }
   }
 
-  async listEncoded(def: ResourceDefinition, opts: ListOptions): Promise<EncodedList> {
-    return encodeList(await this.list(def, opts, undefined, true));
+  async list(def: ResourceDefinition, opts: ListOptions): Promise<ListResult> {
+    return storageListResult(await this.listItems(def, opts));
   }
 
-  /**
-   * `compiled`: the predicate of opts, when the caller has validated opts and compiled it already; `json`: keep each
-   * item's JSON as read (for a list sent as bytes).
-   */
-  async list(def: ResourceDefinition, opts: ListOptions, compiled?: Predicate, json = false): Promise<StorageList> {
+  /** `compiled`: the predicate of opts, when the caller has validated opts and compiled it already. */
+  async listItems(def: ResourceDefinition, opts: ListOptions, compiled?: Predicate): Promise<StorageList> {
     if (!compiled) validateListOptions(opts, false);
     const predicate = compiled ?? compilePredicate(def, opts.labelSelector, opts.fieldSelector, shardSelectorOf(opts, this.gates));
     const rv = parseResourceVersion(opts.resourceVersion);
@@ -118,7 +92,7 @@ export class StorageReadPath implements ReadPath {
       limit,
       continue: opts.continue,
       revision: exact ? rv : 0,
-      json,
+      json: true,
     });
   }
 }

@@ -3,18 +3,18 @@
  * definition, with request bodies checked against the kind's schema first.
  */
 import { errors } from '../machinery/status';
-import { KList, KObject } from '../machinery/object';
+import { KObject } from '../machinery/object';
 import { ResourceDefinition } from '../machinery/resource-definition';
 import { checkAndPrune } from '../machinery/schema/decode';
-import { schemaOf } from '../machinery/schema/schema';
+import { kindSchema } from '../machinery/schema/schema';
 import { ensureMetadata } from './admission';
-import { decodeKeyValue } from './codec';
 import { RegistryDeps } from './context';
 import { deleteObject, DeleteResult } from './delete';
-import { objectKey } from './keys';
-import { EncodedList, encodeList, ReadPath, StorageReadPath } from './reader';
+import { ReadPath, StorageReadPath } from './reader';
+import { ListResult, ObjectResult } from './results';
 import { DeleteOptions, FieldValidation, ListOptions, PatchRequest, WriteOptions } from './request';
-import { ResourceStore, UpdateResult } from './store';
+import { ResourceStore, type UpdateFn } from './store';
+import { DefinitionSet } from './definition-set';
 import { applyPatch } from './patch';
 import type { CacheWatcher } from './watch-cache/cache-watcher';
 
@@ -26,78 +26,77 @@ export interface DecodedBody {
 
 export class Registry {
   private readonly stores = new Map<ResourceDefinition, ResourceStore>();
-  readonly reads: ReadPath;
+  private readonly reads: ReadPath;
+  /** The served kinds, which kinds defined at run time join and leave. */
+  readonly served: DefinitionSet;
 
   constructor(
-    readonly definitions: ResourceDefinition[],
+    definitions: DefinitionSet | readonly ResourceDefinition[],
     readonly deps: RegistryDeps,
     reads?: ReadPath,
   ) {
-    for (const def of definitions) this.stores.set(def, new ResourceStore(def, deps));
-    this.reads = reads ?? new StorageReadPath(deps.storage, objectKey, decodeKeyValue, deps.gates);
+    this.served = definitions instanceof DefinitionSet ? definitions : new DefinitionSet(definitions);
+    for (const def of this.served.all) this.stores.set(def, new ResourceStore(def, deps));
+    this.served.onChange((change) => {
+      if ('added' in change) this.stores.set(change.added, new ResourceStore(change.added, deps));
+      else this.stores.delete(change.removed);
+    });
+    this.reads = reads ?? new StorageReadPath(deps.storage, deps.gates);
+  }
+
+  /** The kinds served now. */
+  get definitions(): readonly ResourceDefinition[] {
+    return this.served.all;
   }
 
   store(def: ResourceDefinition): ResourceStore {
     const s = this.stores.get(def);
-    if (!s) throw new Error(`${def.plural} is not served`);
+    // A kind withdrawn while the request ran (its CustomResourceDefinition deleted): nothing is there any more.
+    if (!s) throw errors.notFoundPath();
     return s;
   }
 
   /** Unknown and duplicate fields, handled per fieldValidation (apimachinery.md §6). */
   admitBody(def: ResourceDefinition, body: DecodedBody, validation: FieldValidation, warnings: string[]): KObject {
     const obj = ensureMetadata(def, body.object);
-    const report = checkAndPrune(obj, schemaOf(def.schemaRoot), '', def.kind);
-    if (report.typeErrors.length) {
-      throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${report.typeErrors.join(', ')}`);
+    const cannot = (why: string) => errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${why}`);
+    let unknownFields: string[];
+    if (def.decodeBody) {
+      // A kind with a schema of its own (custom resources) prunes and coerces as its schema says.
+      const decoded = def.decodeBody(obj);
+      if (decoded.error) throw cannot(decoded.error);
+      unknownFields = decoded.unknownFields;
+    } else {
+      const report = checkAndPrune(obj, kindSchema(def), '', def.kind);
+      if (report.typeErrors.length) throw cannot(report.typeErrors.join(', '));
+      unknownFields = report.unknownFields;
     }
     const problems = [
-      ...report.unknownFields.map((f) => `unknown field "${f}"`),
+      ...unknownFields.map((f) => `unknown field "${f}"`),
       ...body.duplicateFields.map((f) => `duplicate field "${f}"`),
     ];
     if (validation === 'Strict' && problems.length) {
-      throw errors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: strict decoding error: ${problems.join(', ')}`);
+      throw cannot(`strict decoding error: ${problems.join(', ')}`);
     }
     if (validation === 'Warn') for (const p of problems) warnings.push(p); // no spread: there may be a great many
     return obj;
   }
 
-  create(def: ResourceDefinition, namespace: string | undefined, obj: KObject, opts: WriteOptions): Promise<KObject> {
-    return this.store(def).create(namespace, obj, opts);
+  /** GET: from the watch cache when resourceVersion allows (its bytes, decoded only if asked), else from storage. */
+  async get(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<ObjectResult> {
+    const found = await this.reads.get(def, namespace, name, resourceVersion);
+    if (!found) throw errors.notFound(def, name);
+    return found;
   }
 
-  async get(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<KObject> {
-    const obj = await this.reads.get(def, namespace, name, resourceVersion);
-    if (!obj) throw errors.notFound(def, name);
-    return obj;
-  }
-
-  list(def: ResourceDefinition, opts: ListOptions): Promise<KList> {
+  /** LIST, items as JSON bytes or decoded, whichever the caller reads. */
+  list(def: ResourceDefinition, opts: ListOptions): Promise<ListResult> {
     return this.reads.list(def, opts);
-  }
-
-  /** create(), with the JSON the created object answers with when the bytes it was stored as give it. */
-  createWithJson(def: ResourceDefinition, namespace: string | undefined, obj: KObject, opts: WriteOptions): Promise<{ object: KObject; json?: string }> {
-    return this.store(def).createWithJson(namespace, obj, opts);
-  }
-
-  /** GET as JSON bytes: the cached bytes when the read path has them, else encoded here. */
-  async getEncoded(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<Buffer> {
-    const bytes = this.reads.getEncoded
-      ? await this.reads.getEncoded(def, namespace, name, resourceVersion)
-      : await this.reads.get(def, namespace, name, resourceVersion).then((o) => (o ? Buffer.from(JSON.stringify(o)) : undefined));
-    if (!bytes) throw errors.notFound(def, name);
-    return bytes;
   }
 
   /** The namespaces that hold objects of a namespaced kind, without decoding any object. */
   namespacesInUse(def: ResourceDefinition): Promise<Set<string>> {
     return this.reads.namespaces(def);
-  }
-
-  /** LIST with items as JSON bytes, for streaming responses. */
-  async listEncoded(def: ResourceDefinition, opts: ListOptions): Promise<EncodedList> {
-    if (this.reads.listEncoded) return this.reads.listEncoded(def, opts);
-    return encodeList(await this.reads.list(def, opts));
   }
 
   /** WATCH: the events after opts.resourceVersion, from the read path (the watch cache). */
@@ -106,12 +105,24 @@ export class Registry {
     return this.reads.watch(def, opts);
   }
 
-  update(def: ResourceDefinition, namespace: string | undefined, name: string, obj: KObject, opts: WriteOptions, subresource?: string): Promise<UpdateResult> {
+  create(def: ResourceDefinition, namespace: string | undefined, obj: KObject, opts: WriteOptions): Promise<ObjectResult> {
+    return this.store(def).create(namespace, obj, opts);
+  }
+
+  update(def: ResourceDefinition, namespace: string | undefined, name: string, obj: KObject, opts: WriteOptions, subresource?: string): Promise<ObjectResult> {
     return this.store(def).update(namespace, name, obj, opts, subresource);
   }
 
-  patch(def: ResourceDefinition, namespace: string | undefined, name: string, req: PatchRequest, opts: WriteOptions, subresource?: string): Promise<UpdateResult> {
+  patch(def: ResourceDefinition, namespace: string | undefined, name: string, req: PatchRequest, opts: WriteOptions, subresource?: string): Promise<ObjectResult> {
     return applyPatch((d, b, v, w) => this.admitBody(d, b, v, w), this.store(def), namespace, name, req, opts, subresource);
+  }
+
+  /**
+   * Read, change and write one object, retried on a conflicting write (upstream's GuaranteedUpdate): for clients in
+   * this process that edit an object as it is now, such as the garbage collector dropping a finalizer.
+   */
+  guaranteedUpdate(def: ResourceDefinition, namespace: string | undefined, name: string, opts: WriteOptions, produce: UpdateFn): Promise<ObjectResult> {
+    return this.store(def).guaranteedUpdate(namespace, name, opts, undefined, false, produce, false);
   }
 
   delete(def: ResourceDefinition, namespace: string | undefined, name: string, opts: DeleteOptions): Promise<DeleteResult> {
@@ -119,7 +130,7 @@ export class Registry {
   }
 
   /** Deletes every listed object through the per-item flow; answers with the list as it was. */
-  async deleteCollection(def: ResourceDefinition, listOpts: ListOptions, opts: DeleteOptions): Promise<KList> {
+  async deleteCollection(def: ResourceDefinition, listOpts: ListOptions, opts: DeleteOptions): Promise<ListResult> {
     const list = await this.reads.list(def, listOpts);
     const store = this.store(def);
     for (const item of list.items) {

@@ -41,6 +41,31 @@ export interface ListOptions {
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
 
+/** The PATCH content types, in the order upstream lists them (its installer and its 415 message). */
+const patchMediaTypes: ReadonlyArray<[mediaType: string, type: PatchType]> = [
+  ['application/json-patch+json', 'json'],
+  ['application/merge-patch+json', 'merge'],
+  ['application/strategic-merge-patch+json', 'strategic'],
+  ['application/apply-patch+yaml', 'apply'],
+];
+
+/** The content types a kind accepts on PATCH: strategic merge only for kinds whose fields carry its directives. */
+export function patchContentTypes(strategic: boolean): string[] {
+  return patchMediaTypes.filter(([, t]) => strategic || t !== 'strategic').map(([m]) => m);
+}
+
+/**
+ * The patch type a Content-Type header names, or undefined (a 415). As upstream, only what follows the first `;` is
+ * dropped: the match is exact, so stray spaces or capitals are not accepted.
+ */
+export function patchTypeOf(contentType: string | undefined, strategic: boolean): PatchType | undefined {
+  if (!contentType) return undefined;
+  const semi = contentType.indexOf(';');
+  const base = semi > 0 ? contentType.slice(0, semi) : contentType;
+  const found = patchMediaTypes.find(([m]) => m === base)?.[1];
+  return found === 'strategic' && !strategic ? undefined : found;
+}
+
 export interface PatchRequest {
   type: PatchType;
   /** The parsed patch document (JSON array for json, object otherwise). */

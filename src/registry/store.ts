@@ -21,7 +21,7 @@ import {
 } from './admission';
 import { decodeKeyValue, encodeForStorage } from './codec';
 import { encodeWithinLimit } from './object-size';
-import { insertRevision } from './with-revision';
+import { ObjectResult } from './results';
 import { RegistryDeps, resourceRef, strategyContext, timestamp } from './context';
 import { objectKey } from './keys';
 import { generateName, generateNameAttempts } from './names';
@@ -40,16 +40,6 @@ import { isResetManagedFields } from '../machinery/managed-fields';
  */
 export type UpdateFn = (old: KObject | undefined, copy: () => KObject) => Promise<KObject>;
 
-/** What a create wrote: the bytes (without resourceVersion) at their revision. */
-interface Stored {
-  bytes: Buffer;
-  revision: number;
-}
-
-export interface UpdateResult {
-  object: KObject;
-  created: boolean;
-}
 
 const maxCasAttempts = 16;
 
@@ -108,23 +98,13 @@ export class ResourceStore {
     return decodeKeyValue(this.def, kv);
   }
 
-  async create(namespace: string | undefined, obj: KObject, opts: WriteOptions): Promise<KObject> {
-    return (await this.insert(namespace, obj, opts)).object;
+  /** The result of a write: the bytes it stored answer in JSON (not a second encoding), where they are the kind's own form. */
+  private written(obj: KObject, stored: Buffer, revision: number, created = false): ObjectResult {
+    const own = !this.def.storedAs || this.def.storedAs.sameForm;
+    return own ? ObjectResult.ofStored(obj, stored, revision, created) : ObjectResult.of(obj, created);
   }
 
-  /**
-   * create(), and the JSON the created object answers with: the bytes it was stored as, with its revision written in
-   * (as a GET of it returns), not a second encoding of the object. No JSON for a dry run, nor for a kind stored as
-   * another kind.
-   */
-  async createWithJson(namespace: string | undefined, obj: KObject, opts: WriteOptions): Promise<{ object: KObject; json?: string }> {
-    const { object, stored } = await this.insert(namespace, obj, opts);
-    if (!stored || this.def.storedAs) return { object };
-    // A created object's metadata always has members (uid, creationTimestamp): a comma goes before resourceVersion.
-    return { object, json: insertRevision(stored.bytes.toString('utf8'), true, stored.revision) };
-  }
-
-  private async insert(namespace: string | undefined, obj: KObject, opts: WriteOptions): Promise<{ object: KObject; stored?: Stored }> {
+  async create(namespace: string | undefined, obj: KObject, opts: WriteOptions, created = false): Promise<ObjectResult> {
     const { def } = this;
     const ctx = strategyContext(this.deps, opts.user);
     checkTypeMeta(def, obj);
@@ -170,11 +150,11 @@ export class ResourceStore {
         if (opts.dryRun) {
           const existing = await this.deps.storage.get(key);
           if (existing) throw new KeyExistsError(key);
-          return { object: obj };
+          return ObjectResult.of(obj, created);
         }
         const rev = await this.deps.storage.create(key, encoded, this.putOptions());
         meta.resourceVersion = String(rev);
-        return { object: obj, stored: { bytes: encoded, revision: rev } };
+        return this.written(obj, encoded, rev, created);
       } catch (e) {
         if (!(e instanceof KeyExistsError)) throw e;
         if (generate && attempt < generateNameAttempts) {
@@ -190,7 +170,7 @@ export class ResourceStore {
   }
 
   /** PUT: replace the object (or the subresource's part of it). */
-  async update(namespace: string | undefined, name: string, body: KObject, opts: WriteOptions, subresource?: string): Promise<UpdateResult> {
+  async update(namespace: string | undefined, name: string, body: KObject, opts: WriteOptions, subresource?: string): Promise<ObjectResult> {
     const { def } = this;
     checkTypeMeta(def, body);
     reconcileNamespace(def, body, namespace);
@@ -228,7 +208,7 @@ export class ResourceStore {
     pinned: boolean,
     produce: UpdateFn,
     createOnMissing = this.def.allowCreateOnUpdate && !subresource,
-  ): Promise<UpdateResult> {
+  ): Promise<ObjectResult> {
     const { def } = this;
     const key = this.key(namespace, name);
     const ctx = strategyContext(this.deps, opts.user);
@@ -244,7 +224,7 @@ export class ResourceStore {
         });
         if (obj.metadata.resourceVersion) throw errors.notFound(this.ref, name);
         try {
-          return { object: await this.create(namespace, obj, opts), created: true };
+          return await this.create(namespace, obj, opts, true);
         } catch (e) {
           if ((e as { status?: { reason?: string } }).status?.reason === 'AlreadyExists' && attempt + 1 < maxCasAttempts) continue;
           throw e;
@@ -301,19 +281,19 @@ export class ResourceStore {
       // A write that only ends a deletion stores nothing new, so it is never refused for size.
       const encoded = finalizing ? encodeForStorage(def, obj) : encodeWithinLimit(def, obj);
       // Unchanged content (key order aside) is not written: no new resourceVersion, no watch event.
-      if (!finalizing && (encoded.equals(current.value) || sameContent(obj, old))) return { object: old, created: false };
-      if (opts.dryRun) return { object: obj, created: false };
+      if (!finalizing && (encoded.equals(current.value) || sameContent(obj, old))) return this.written(old, current.value, current.modRevision);
+      if (opts.dryRun) return ObjectResult.of(obj);
       try {
         if (finalizing) {
           await this.deps.storage.delete(key, current.modRevision);
-          return { object: obj, created: false };
+          return ObjectResult.of(obj);
         }
         const rev = await this.deps.storage.update(key, encoded, current.modRevision, this.putOptions());
         obj.metadata.resourceVersion = String(rev);
-        return { object: obj, created: false };
+        return this.written(obj, encoded, rev);
       } catch (e) {
         // Another remover of the last finalizer won the race: the object is gone either way (upstream answers 200).
-        if (finalizing && e instanceof KeyNotFoundError) return { object: obj, created: false };
+        if (finalizing && e instanceof KeyNotFoundError) return ObjectResult.of(obj);
         if (e instanceof RevisionMismatchError || e instanceof KeyNotFoundError) {
           if (pinned) throw errors.staleResourceVersion(this.ref, name);
           if (e instanceof RevisionMismatchError && e.current) known = { value: e.current };

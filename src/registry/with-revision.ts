@@ -24,6 +24,15 @@ export function insertRevision(text: string, members: boolean, rev: number): str
   return `${text.slice(0, end)}${members ? ',' : ''}"resourceVersion":"${rev}"${text.slice(end)}`;
 }
 
+/** insertRevision for stored text whose decoded metadata is not at hand: whether metadata has members is read off the text. */
+export function insertRevisionInText(text: string, rev: number): string | undefined {
+  const end = metadataEnd(text);
+  if (end < 0) return undefined;
+  let before = end - 1;
+  while (before >= 0 && text.charCodeAt(before) <= 0x20) before--;
+  return `${text.slice(0, end)}${text.charCodeAt(before) === 0x7b ? '' : ','}"resourceVersion":"${rev}"${text.slice(end)}`;
+}
+
 export function hasMembers(o: object): boolean {
   for (const _ in o) return true;
   return false;

@@ -16,6 +16,7 @@ import { podDisruptionBudgetDefinition } from './pod-disruption-budget';
 import { workloadDefinition } from './workload';
 import { namespaceDefinition } from './namespace';
 import { coreEventDefinition, eventsEventDefinition } from './event';
+import { customResourceDefinitionDefinition } from './custom-resource-definition';
 
 export const allDefinitions: ResourceDefinition[] = [
   configMapDefinition,
@@ -35,4 +36,5 @@ export const allDefinitions: ResourceDefinition[] = [
   namespaceDefinition,
   coreEventDefinition,
   eventsEventDefinition,
+  customResourceDefinitionDefinition,
 ];

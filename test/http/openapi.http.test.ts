@@ -33,7 +33,7 @@ describe('OpenAPI', () => {
       await expect(SwaggerParser.validate(structuredClone(doc))).resolves.toBeDefined();
       expect((await fetch(s.url + url, { headers: { 'if-none-match': etag } })).status).toBe(304);
       for (const def of allDefinitions.filter((d) => (d.group ? `apis/${d.group}/${d.version}` : `api/${d.version}`) === gv)) {
-        const schema = doc.components.schemas[def.schemaRoot.name];
+        const schema = doc.components.schemas[def.schemaRoot!.name];
         expect(schema['x-kubernetes-group-version-kind']).toEqual([{ group: def.group, version: def.version, kind: def.kind }]);
         expect(schema.description).toBeTruthy();
         const patch = Object.values(doc.paths as Record<string, any>).find(

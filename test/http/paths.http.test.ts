@@ -44,6 +44,31 @@ describe('resource paths', () => {
     expect((await call(s, 'GET', '/apis/storage.svc.io/v1/csidrivers')).json.kind).toBe('CSIDriverList');
   });
 
+  // Upstream's NotFoundHandler: a Status, never the plain-text "404 page not found".
+  test.each([
+    '/api/v1/namespaces/paths/nothing',
+    '/apis/example.com/v1/widgets',
+    '/apis/storage.svc.io/v9/csidrivers',
+    '/apis/unknown.group',
+    '/apis/unknown.group/v1',
+    '/api/v1/namespaces/paths/configmaps/x/nothing',
+    '/nothing/here',
+  ])('an unknown path %s answers a NotFound Status', async (path) => {
+    const r = await call(s, 'GET', path);
+    expect(r.status).toBe(404);
+    expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(r.json).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'the server could not find the requested resource',
+      reason: 'NotFound',
+      details: {},
+      code: 404,
+    });
+  });
+
   test('a doubled slash names nothing', async () => {
     expect((await call(s, 'GET', '/api/v1/namespaces//configmaps')).status).toBe(404);
     expect((await call(s, 'GET', '/api/v1/namespaces/paths//x')).status).toBe(404);

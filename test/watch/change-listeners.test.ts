@@ -6,7 +6,7 @@
  * unsubscribe. Writes go through the server; the barrier is a later write
  * that the subscription does see.
  */
-import { cacheChanges } from '../../src/composition/cache-views';
+import { cacheChanges } from '../../src/composition/controller-views';
 import { configMapDefinition } from '../../src/resources/config-map';
 import { objectKey } from '../../src/registry/keys';
 import type { ChangedObject } from '../../src/controllers/changes';
@@ -25,7 +25,7 @@ describe.each(backends)('watch cache change listeners on %s', (backend) => {
     const seen: ChangedObject[] = [];
     let wakes = 0;
     let onWake: (() => void) | undefined;
-    const stop = cacheChanges(s.cache)(
+    const stop = cacheChanges(s.cache, s.registry.served).watch(
       configMapDefinition,
       () => {
         wakes++;
@@ -59,10 +59,10 @@ describe.each(backends)('watch cache change listeners on %s', (backend) => {
 
   test('nothing after the unsubscribe (a second subscription is the barrier)', async () => {
     let first = 0;
-    const stopFirst = cacheChanges(s.cache)(configMapDefinition, () => first++);
+    const stopFirst = cacheChanges(s.cache, s.registry.served).watch(configMapDefinition, () => first++);
     let onBarrier!: () => void;
     const barrier = new Promise<void>((resolve) => (onBarrier = resolve));
-    const stopBarrier = cacheChanges(s.cache)(configMapDefinition, onBarrier, (o) => o.name === 'barrier');
+    const stopBarrier = cacheChanges(s.cache, s.registry.served).watch(configMapDefinition, onBarrier, (o) => o.name === 'barrier');
     stopFirst();
     try {
       await create('quiet', 'after-unsubscribe');

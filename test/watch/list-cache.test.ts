@@ -143,7 +143,7 @@ describe.each(backends)('list and get from the watch cache (%s)', (backend) => {
     const used = await s.registry.namespacesInUse(def);
     expect(used).toContain('lists');
     expect(used).toContain('ns-in-use');
-    expect(await new StorageReadPath(s.storage, objectKey, decodeKeyValue).namespaces(def)).toEqual(used);
+    expect(await new StorageReadPath(s.storage).namespaces(def)).toEqual(used);
   });
 
   test('a large list streams as valid JSON', async () => {

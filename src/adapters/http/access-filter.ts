@@ -13,13 +13,13 @@ import type { AuthorizerPort, AuthzAttributes } from '../../ports/authorizer.por
 import type { AuthenticatorChain } from '../../auth/authn/chain';
 import type { ClientCertificate } from '../../auth/authn/authenticator';
 import { impersonate, wantsImpersonation } from '../../auth/impersonation';
-import { requestInfo } from '../../auth/request-info';
 import { forbiddenError } from '../../auth/forbidden';
 import { groups, localAdmin } from '../../auth/user';
 import { randomUUID } from 'node:crypto';
 import type { AuditRecord, AuditTrail, ResponseFacts } from '../../auth/audit/trail';
 import { sendError } from './respond';
 import { setUser } from './request-user';
+import { requestInfoOf } from './request-info';
 import { defaultSeats, FairQueues } from '../../flowcontrol/fair-queues';
 
 export interface InflightLimits {
@@ -145,8 +145,19 @@ export function accessFilter(deps: AccessDeps): RequestHandler {
         }
         user = result.user;
       }
-      const info = requestInfo(req.method, req.path, req.query as Record<string, string | string[] | undefined>);
-      const attrs: AuthzAttributes = { ...info, user };
+      const info = requestInfoOf(req);
+      const attrs: AuthzAttributes = {
+        user,
+        verb: info.verb,
+        resourceRequest: info.resourceRequest,
+        apiGroup: info.apiGroup,
+        apiVersion: info.apiVersion,
+        resource: info.resource,
+        subresource: info.subresource,
+        namespace: info.namespace,
+        name: info.name,
+        path: info.resourceRequest ? undefined : info.path,
+      };
       const audit = deps.audit ? auditRequest(deps.audit, req, res, attrs) : undefined;
       setUser(res, user);
       if (tls && wantsImpersonation(req.headersDistinct)) {
@@ -159,11 +170,11 @@ export function accessFilter(deps: AccessDeps): RequestHandler {
           const decision = deps.authorizer.authorize(attrs);
           if (!decision.allowed) return sendError(req, res, forbiddenError(attrs, decision.reason));
         }
-        if (info.verb === 'watch') audit?.started(200);
+        if (info.longRunning) audit?.started(200);
         next();
       };
       // Watches are long-running and not counted; neither are the superusers (as upstream's exempt level).
-      if (info.verb === 'watch' || attrs.user.groups.includes(groups.masters)) return proceed();
+      if (info.longRunning || attrs.user.groups.includes(groups.masters)) return proceed();
       const queues = pools[mutatingMethods.has(req.method) ? 'mutating' : 'readOnly'];
       let started = false;
       let timer: NodeJS.Timeout | undefined;

@@ -107,7 +107,7 @@ export function authRouter(deps: AuthRoutesDeps): Router {
           if (!deps.tokens) throw errors.notFound({ group: '', plural: 'serviceaccounts/token' }, req.params.name as string);
           const body = decodeBody(req, authenticationGroups, 'TokenRequest', authenticationGroups[1]);
           const ns = req.params.namespace as string;
-          const account = await deps.registry.get(sa, ns, req.params.name as string);
+          const account = (await deps.registry.get(sa, ns, req.params.name as string)).object;
           const answer = await issueToken(deps.tokens, body.apiVersion!.split('/')[0], body, {
             namespace: ns,
             name: account.metadata.name!,

@@ -4,10 +4,11 @@
  * apidiscovery.k8s.io v2 (and v2beta1) lists that kubectl uses.
  */
 import { createHash } from 'node:crypto';
-import { Router, Request, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ResourceDefinition } from '../../machinery/resource-definition';
 import { errors } from '../../machinery/status';
 import { send, sendError } from './respond';
+import { requestInfoOf } from './request-info';
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const mainVerbs = (def: ResourceDefinition) => (def.deleteCollection === false ? allVerbs.filter((v) => v !== 'deletecollection') : allVerbs);
@@ -105,37 +106,45 @@ function sendAggregated(req: Request, res: Response, version: 'v2' | 'v2beta1', 
   res.status(200).end(body);
 }
 
-export function discoveryRouter(defs: () => Discoverable[], address: () => string): Router {
-  const router = Router();
-  router.get('/api', (req, res) => {
-    const groups = groupsOf(defs());
-    const agg = aggregatedVersion(req);
-    if (agg) return sendAggregated(req, res, agg, groups.has('') ? [aggregatedGroup('', groups.get('')!)] : []);
-    send(req, res, 200, { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: address() }] });
-  });
-  router.get('/api/v1', (req, res) => {
-    const core = groupsOf(defs()).get('')?.get('v1') ?? [];
-    send(req, res, 200, { kind: 'APIResourceList', groupVersion: 'v1', resources: apiResources(core) });
-  });
+/** The discovery documents, at the paths RequestInfo split (non-resource requests under /api and /apis). */
+export function discoveryRouter(defs: () => Discoverable[], address: () => string): RequestHandler {
   const groupDoc = (group: string, versions: Map<string, Discoverable[]>) => {
     const list = [...versions.keys()].map((v) => ({ groupVersion: `${group}/${v}`, version: v }));
     return { name: group, versions: list, preferredVersion: list[0] };
   };
-  router.get('/apis', (req, res) => {
+  const api = (req: Request, res: Response) => {
+    const groups = groupsOf(defs());
+    const agg = aggregatedVersion(req);
+    if (agg) return sendAggregated(req, res, agg, groups.has('') ? [aggregatedGroup('', groups.get('')!)] : []);
+    send(req, res, 200, { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: address() }] });
+  };
+  const apis = (req: Request, res: Response) => {
     const groups = [...groupsOf(defs()).entries()].filter(([g]) => g !== '');
     const agg = aggregatedVersion(req);
     if (agg) return sendAggregated(req, res, agg, groups.map(([g, v]) => aggregatedGroup(g, v)));
     send(req, res, 200, { kind: 'APIGroupList', apiVersion: 'v1', groups: groups.map(([g, v]) => groupDoc(g, v)) });
-  });
-  router.get('/apis/:group', (req, res) => {
-    const versions = groupsOf(defs()).get(req.params.group);
-    if (!versions || req.params.group === '') return sendError(req, res, errors.notFound({ group: '', plural: '' }, req.params.group));
-    send(req, res, 200, { kind: 'APIGroup', apiVersion: 'v1', ...groupDoc(req.params.group, versions) });
-  });
-  router.get('/apis/:group/:version', (req, res) => {
-    const list = groupsOf(defs()).get(req.params.group)?.get(req.params.version);
-    if (!list) return sendError(req, res, errors.notFound({ group: '', plural: '' }, `${req.params.group}/${req.params.version}`));
-    send(req, res, 200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${req.params.group}/${req.params.version}`, resources: apiResources(list) });
-  });
-  return router;
+  };
+  const resourceList = (res: Response, req: Request, group: string, version: string) => {
+    const list = groupsOf(defs()).get(group)?.get(version);
+    if (!list) return sendError(req, res, errors.notFoundPath());
+    const groupVersion = group ? `${group}/${version}` : version;
+    send(req, res, 200, { kind: 'APIResourceList', ...(group ? { apiVersion: 'v1' } : {}), groupVersion, resources: apiResources(list) });
+  };
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    const { segments } = requestInfoOf(req);
+    if (segments[0] === 'api') {
+      if (segments.length === 1) return api(req, res);
+      if (segments.length === 2 && segments[1] === 'v1') return resourceList(res, req, '', 'v1');
+    } else if (segments[0] === 'apis') {
+      if (segments.length === 1) return apis(req, res);
+      if (segments.length === 2) {
+        const versions = segments[1] ? groupsOf(defs()).get(segments[1]) : undefined;
+        if (!versions) return sendError(req, res, errors.notFoundPath());
+        return send(req, res, 200, { kind: 'APIGroup', apiVersion: 'v1', ...groupDoc(segments[1], versions) });
+      }
+      if (segments.length === 3 && segments[1]) return resourceList(res, req, segments[1], segments[2]);
+    }
+    next();
+  };
 }

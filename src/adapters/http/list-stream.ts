@@ -6,7 +6,7 @@
  * backpressure.
  */
 import type { Response } from 'express';
-import type { EncodedList } from '../../registry/reader';
+import type { ListResult } from '../../registry/results';
 
 const chunkBytes = 64 * 1024;
 /** A piece this big is written without copying it into a chunk. */
@@ -20,20 +20,21 @@ const directBytes = 16 * 1024;
 const queueBytes = 1024 * 1024;
 const tail = Buffer.from(']}');
 
-function head(list: EncodedList): Buffer {
+function head(list: ListResult): Buffer {
   return Buffer.from(
     `{"kind":${JSON.stringify(list.kind)},"apiVersion":${JSON.stringify(list.apiVersion)},"metadata":${JSON.stringify(list.metadata)},"items":[`,
   );
 }
 
-export async function sendEncodedList(res: Response, list: EncodedList): Promise<void> {
+export async function sendEncodedList(res: Response, list: ListResult): Promise<void> {
   const first = head(list);
+  const body = list.body;
   let total = first.length + tail.length;
-  for (const piece of list.body) total += piece.length;
+  for (const piece of body) total += piece.length;
   res.status(200).setHeader('Content-Type', 'application/json');
   res.setHeader('Content-Length', total);
   if (total <= chunkBytes) {
-    res.end(Buffer.concat([first, ...list.body, tail], total));
+    res.end(Buffer.concat([first, ...body, tail], total));
     return;
   }
   let batch: Buffer[] = [first];
@@ -44,7 +45,7 @@ export async function sendEncodedList(res: Response, list: EncodedList): Promise
     size = 0;
     return write(res, chunk);
   };
-  for (const piece of list.body) {
+  for (const piece of body) {
     if (piece.length >= directBytes) {
       if (size && !(await flush())) return;
       if (!(await write(res, piece))) return;

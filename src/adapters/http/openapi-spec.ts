@@ -5,8 +5,9 @@
  * validation), the patch types, and for `kubectl explain`.
  */
 import { ResourceDefinition, apiVersionOf } from '../../machinery/resource-definition';
-import { allDefinitions, Schema, schemaOf } from '../../machinery/schema/schema';
+import { allDefinitions, kindSchema, kindSchemaName, Schema } from '../../machinery/schema/schema';
 import { resourcePaths } from './routes';
+import { patchContentTypes } from '../../registry/request';
 
 type Doc = Record<string, unknown>;
 type Flavor = 'v2' | 'v3';
@@ -36,8 +37,8 @@ function convert(s: Schema, flavor: Flavor): Schema {
   return out;
 }
 
-/** The class schemas reachable from the given roots (recursive types included once). */
-function reachable(roots: Function[]): Record<string, Schema> {
+/** The schemas reachable from the given kinds' roots, by name (recursive types included once). */
+function reachable(roots: ResourceDefinition[]): Record<string, Schema> {
   const defs = allDefinitions();
   const seen = new Map<string, Schema>();
   const visit = (s: Schema | undefined) => {
@@ -53,9 +54,9 @@ function reachable(roots: Function[]): Record<string, Schema> {
     visit(s.items);
     if (typeof s.additionalProperties === 'object') visit(s.additionalProperties);
   };
-  for (const root of roots) {
-    seen.set(root.name, schemaOf(root));
-    visit(schemaOf(root));
+  for (const def of roots) {
+    seen.set(kindSchemaName(def), kindSchema(def));
+    visit(kindSchema(def));
   }
   return Object.fromEntries(seen);
 }
@@ -99,7 +100,7 @@ function operationId(def: ResourceDefinition, action: string, suffix = ''): stri
 }
 
 /** Schema name of the list kind: per declared root, since two groups may share a kind (Event). */
-const listSchemaName = (def: ResourceDefinition) => `${def.schemaRoot.name}List`;
+const listSchemaName = (def: ResourceDefinition) => `${kindSchemaName(def)}List`;
 
 function operation(def: ResourceDefinition, action: string, flavor: Flavor, opts: { body?: string[]; params?: unknown[]; response: string; idSuffix?: string }): Doc {
   const ref = (name: string) => ({ $ref: `#/${flavor === 'v3' ? 'components/schemas' : 'definitions'}/${name}` });
@@ -112,12 +113,12 @@ function operation(def: ResourceDefinition, action: string, flavor: Flavor, opts
   };
   const responseSchema = opts.response === 'Status' ? { type: 'object' } : ref(opts.response);
   if (flavor === 'v3') {
-    if (opts.body) op.requestBody = { content: Object.fromEntries(opts.body.map((t) => [t, { schema: t.includes('patch') ? { type: 'object' } : ref(def.schemaRoot.name) }])), required: true };
+    if (opts.body) op.requestBody = { content: Object.fromEntries(opts.body.map((t) => [t, { schema: t.includes('patch') ? { type: 'object' } : ref(kindSchemaName(def)) }])), required: true };
     op.responses = { '200': { description: 'OK', content: { 'application/json': { schema: responseSchema }, 'application/yaml': { schema: responseSchema } } } };
   } else {
     if (opts.body) {
       op.consumes = opts.body;
-      (op.parameters as unknown[]).unshift({ name: 'body', in: 'body', required: true, schema: opts.body[0].includes('patch') ? { type: 'object' } : ref(def.schemaRoot.name) });
+      (op.parameters as unknown[]).unshift({ name: 'body', in: 'body', required: true, schema: opts.body[0].includes('patch') ? { type: 'object' } : ref(kindSchemaName(def)) });
     }
     op.produces = ['application/json', 'application/yaml'];
     op.responses = { '200': { description: 'OK', schema: responseSchema } };
@@ -137,7 +138,8 @@ function pathParams(path: string, flavor: Flavor) {
   );
 }
 
-function pathsFor(def: ResourceDefinition, flavor: Flavor, patchTypes: string[]): Doc {
+function pathsFor(def: ResourceDefinition, flavor: Flavor): Doc {
+  const patchTypes = patchContentTypes(def.strategicMergePatch !== false);
   const p = resourcePaths(def);
   const list = listSchemaName(def);
   const bodyTypes = ['application/json', 'application/yaml'];
@@ -145,15 +147,15 @@ function pathsFor(def: ResourceDefinition, flavor: Flavor, patchTypes: string[])
   const collection = toTemplate(p.collection);
   out[collection] = {
     get: operation(def, 'list', flavor, { params: listParams(flavor), response: list }),
-    post: operation(def, 'post', flavor, { body: bodyTypes, params: writeParams(flavor), response: def.schemaRoot.name }),
+    post: operation(def, 'post', flavor, { body: bodyTypes, params: writeParams(flavor), response: kindSchemaName(def) }),
     ...(def.deleteCollection === false ? {} : { delete: operation(def, 'deletecollection', flavor, { params: listParams(flavor), response: 'Status' }) }),
     parameters: pathParams(collection, flavor),
   };
   const item = toTemplate(p.item);
   out[item] = {
-    get: operation(def, 'get', flavor, { response: def.schemaRoot.name }),
-    put: operation(def, 'put', flavor, { body: bodyTypes, params: writeParams(flavor), response: def.schemaRoot.name }),
-    patch: operation(def, 'patch', flavor, { body: patchTypes, params: writeParams(flavor, true), response: def.schemaRoot.name }),
+    get: operation(def, 'get', flavor, { response: kindSchemaName(def) }),
+    put: operation(def, 'put', flavor, { body: bodyTypes, params: writeParams(flavor), response: kindSchemaName(def) }),
+    patch: operation(def, 'patch', flavor, { body: patchTypes, params: writeParams(flavor, true), response: kindSchemaName(def) }),
     delete: operation(def, 'delete', flavor, { params: [queryParam('dryRun', 'string', 'Valid value: All.', flavor)], response: 'Status' }),
     parameters: pathParams(item, flavor),
   };
@@ -161,9 +163,9 @@ function pathsFor(def: ResourceDefinition, flavor: Flavor, patchTypes: string[])
     const path = `${item}/${sub}`;
     const entry: Doc = { parameters: pathParams(path, flavor) };
     const idSuffix = sub.charAt(0).toUpperCase() + sub.slice(1);
-    if (s.verbs.includes('get')) entry.get = operation(def, 'get', flavor, { response: def.schemaRoot.name, idSuffix });
-    if (s.verbs.includes('update')) entry.put = operation(def, 'put', flavor, { body: bodyTypes, params: writeParams(flavor), response: def.schemaRoot.name, idSuffix });
-    if (s.verbs.includes('patch')) entry.patch = operation(def, 'patch', flavor, { body: patchTypes, params: writeParams(flavor, true), response: def.schemaRoot.name, idSuffix });
+    if (s.verbs.includes('get')) entry.get = operation(def, 'get', flavor, { response: kindSchemaName(def), idSuffix });
+    if (s.verbs.includes('update')) entry.put = operation(def, 'put', flavor, { body: bodyTypes, params: writeParams(flavor), response: kindSchemaName(def), idSuffix });
+    if (s.verbs.includes('patch')) entry.patch = operation(def, 'patch', flavor, { body: patchTypes, params: writeParams(flavor, true), response: kindSchemaName(def), idSuffix });
     out[path] = entry;
   }
   if (p.allNamespaces) {
@@ -174,10 +176,10 @@ function pathsFor(def: ResourceDefinition, flavor: Flavor, patchTypes: string[])
 
 function schemasFor(defs: ResourceDefinition[], flavor: Flavor): Record<string, Schema> {
   const out: Record<string, Schema> = {};
-  for (const [name, s] of Object.entries(reachable(defs.map((d) => d.schemaRoot)))) out[name] = convert(s, flavor);
+  for (const [name, s] of Object.entries(reachable(defs))) out[name] = convert(s, flavor);
   for (const def of defs) {
-    out[def.schemaRoot.name]['x-kubernetes-group-version-kind'] = gvk(def);
-    const items = flavor === 'v3' ? { $ref: `#/components/schemas/${def.schemaRoot.name}` } : { $ref: `#/definitions/${def.schemaRoot.name}` };
+    out[kindSchemaName(def)]['x-kubernetes-group-version-kind'] = gvk(def);
+    const items = flavor === 'v3' ? { $ref: `#/components/schemas/${kindSchemaName(def)}` } : { $ref: `#/definitions/${kindSchemaName(def)}` };
     out[listSchemaName(def)] = {
       type: 'object',
       description: `A list of ${def.kind} objects.`,
@@ -196,20 +198,20 @@ function schemasFor(defs: ResourceDefinition[], flavor: Flavor): Record<string, 
 
 const info = { title: 'svc.io resource API server', version: 'v1.37.0' };
 
-export function openApiV3(defs: ResourceDefinition[], patchTypes: string[]): Doc {
+export function openApiV3(defs: ResourceDefinition[]): Doc {
   return {
     openapi: '3.0.0',
     info,
-    paths: Object.assign({}, ...defs.map((d) => pathsFor(d, 'v3', patchTypes))),
+    paths: Object.assign({}, ...defs.map((d) => pathsFor(d, 'v3'))),
     components: { schemas: schemasFor(defs, 'v3') },
   };
 }
 
-export function openApiV2(defs: ResourceDefinition[], patchTypes: string[]): Doc {
+export function openApiV2(defs: ResourceDefinition[]): Doc {
   return {
     swagger: '2.0',
     info,
-    paths: Object.assign({}, ...defs.map((d) => pathsFor(d, 'v2', patchTypes))),
+    paths: Object.assign({}, ...defs.map((d) => pathsFor(d, 'v2'))),
     definitions: schemasFor(defs, 'v2'),
   };
 }

@@ -1,12 +1,14 @@
 /**
  * /openapi/v2 and /openapi/v3 (index and per group-version documents), built
- * once and served with ETags so that kubectl's cache works: the v3 index
+ * once per set of served kinds and served with ETags so that kubectl's cache works: the v3 index
  * links each document by content hash, and hashed URLs are immutable.
  */
 import { createHash } from 'node:crypto';
-import { Router, Request, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ResourceDefinition } from '../../machinery/resource-definition';
+import type { DefinitionSet } from '../../registry/definition-set';
 import { groupVersionPath, openApiV2, openApiV3 } from './openapi-spec';
+import { requestInfoOf } from './request-info';
 
 interface Served {
   body: string;
@@ -31,35 +33,42 @@ function sendDoc(req: Request, res: Response, doc: Served, immutable: boolean): 
   res.status(200).end(doc.body);
 }
 
-export function openApiRouter(defs: ResourceDefinition[], patchTypes: string[]): Router {
-  const router = Router();
+/** The OpenAPI documents of the served kinds, built when first asked for after the kinds changed. */
+export function openApiRouter(defs: DefinitionSet): RequestHandler {
+  let version = -1;
   let v2: Served | undefined;
   let v3: Map<string, Served> | undefined;
+  const current = () => {
+    if (version === defs.version) return;
+    version = defs.version;
+    v2 = undefined;
+    v3 = undefined;
+  };
   const v3Docs = () => {
     if (!v3) {
       const byGv = new Map<string, ResourceDefinition[]>();
-      for (const d of defs) byGv.set(groupVersionPath(d), [...(byGv.get(groupVersionPath(d)) ?? []), d]);
-      v3 = new Map([...byGv].map(([gv, ds]) => [gv, served(openApiV3(ds, patchTypes))]));
+      // Kinds discovery also lists under upstream's group are documented there too (kubectl validates against it).
+      const aliases = defs.all.filter((d) => d.discoverUpstreamGroup && d.upstreamGroup).map((d) => ({ ...d, group: d.upstreamGroup! }));
+      for (const d of [...defs.all, ...aliases]) byGv.set(groupVersionPath(d), [...(byGv.get(groupVersionPath(d)) ?? []), d]);
+      v3 = new Map([...byGv].map(([gv, ds]) => [gv, served(openApiV3(ds))]));
     }
     return v3;
   };
-  router.get('/openapi/v2', (req, res) => {
-    v2 ??= served(openApiV2(defs, patchTypes));
-    sendDoc(req, res, v2, false);
-  });
-  router.get('/openapi/v3', (req, res) => {
-    const paths = Object.fromEntries([...v3Docs()].map(([gv, d]) => [gv, { serverRelativeURL: `/openapi/v3/${gv}?hash=${d.hash}` }]));
-    sendDoc(req, res, served({ paths }), false);
-  });
-  router.get(/^\/openapi\/v3\/(.+)$/, (req, res) => {
-    const gv = (req.params as unknown as string[])[0];
-    const doc = v3Docs().get(gv);
-    if (!doc) {
-      res.status(404).setHeader('Content-Type', 'text/plain; charset=utf-8');
-      res.end('404 page not found\n');
-      return;
+  return (req: Request, res: Response, next: NextFunction) => {
+    const { segments, query } = requestInfoOf(req);
+    if (segments[0] !== 'openapi' || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
+    current();
+    if (segments.length === 2 && segments[1] === 'v2') {
+      v2 ??= served(openApiV2([...defs.all]));
+      return sendDoc(req, res, v2, false);
     }
-    sendDoc(req, res, doc, req.query.hash === doc.hash);
-  });
-  return router;
+    if (segments[1] !== 'v3') return next();
+    if (segments.length === 2) {
+      const paths = Object.fromEntries([...v3Docs()].map(([gv, d]) => [gv, { serverRelativeURL: `/openapi/v3/${gv}?hash=${d.hash}` }]));
+      return sendDoc(req, res, served({ paths }), false);
+    }
+    const doc = v3Docs().get(segments.slice(2).join('/'));
+    if (!doc) return next();
+    sendDoc(req, res, doc, query.first('hash') === doc.hash);
+  };
 }

@@ -3,6 +3,7 @@
  * CreateOptions/UpdateOptions/PatchOptions/DeleteOptions/ListOptions.
  */
 import type { Request } from 'express';
+import type { QueryValues } from '../../auth/request-info';
 import { errors } from '../../machinery/status';
 import { FieldError, fieldErrors } from '../../machinery/field-errors';
 import { userOf } from './request-user';
@@ -10,24 +11,6 @@ import type { DeleteOptions, FieldValidation, ListOptions, WriteOptions } from '
 
 
 type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions';
-
-function queryString(req: Request, name: string): string | undefined {
-  const v = req.query[name];
-  if (Array.isArray(v)) return String(v[v.length - 1]);
-  return typeof v === 'string' ? v : undefined;
-}
-
-function queryAll(req: Request, name: string): string[] {
-  const v = req.query[name];
-  if (v === undefined) return [];
-  return (Array.isArray(v) ? v : [v]).map(String);
-}
-
-export function queryBool(req: Request, name: string): boolean | undefined {
-  const v = queryString(req, name);
-  if (v === undefined) return undefined;
-  return ['1', 't', 'T', 'true', 'TRUE', 'True', ''].includes(v);
-}
 
 /** Default field manager: the User-Agent up to its first '/', printable only, at most 128 bytes. */
 function defaultManager(req: Request): string {
@@ -49,14 +32,15 @@ function validateDryRun(values: string[], errs: FieldError[]): boolean {
   return true;
 }
 
-export function writeOptions(req: Request, kind: OptionsKind, dryRunValues = queryAll(req, 'dryRun')): WriteOptions {
+/** Create, update and patch options from the query; the request gives the user and the default field manager. */
+export function writeOptions(req: Request, query: QueryValues, kind: OptionsKind, dryRunValues = query.all('dryRun')): WriteOptions {
   const errs: FieldError[] = [];
   const dryRun = validateDryRun(dryRunValues, errs);
-  const manager = queryString(req, 'fieldManager');
+  const manager = query.first('fieldManager');
   validateManager(manager, errs);
   let fieldValidation: FieldValidation = 'Warn';
   if (kind !== 'DeleteOptions') {
-    const fv = queryString(req, 'fieldValidation') ?? '';
+    const fv = query.first('fieldValidation') ?? '';
     if (fv === 'Ignore' || fv === 'Warn' || fv === 'Strict') fieldValidation = fv;
     else if (fv !== '') errs.push(fieldErrors.notSupported('fieldValidation', fv, ['', 'Ignore', 'Strict', 'Warn']));
   }
@@ -65,17 +49,17 @@ export function writeOptions(req: Request, kind: OptionsKind, dryRunValues = que
 }
 
 /** DeleteOptions from the JSON body, or from the query when the body is empty. */
-export function deleteOptions(req: Request, body: Record<string, unknown> | undefined): DeleteOptions {
+export function deleteOptions(req: Request, query: QueryValues, body: Record<string, unknown> | undefined): DeleteOptions {
   // Query parameters count only when there is no body (upstream decodes one or the other).
   const src: Record<string, unknown> = body ?? {
-    gracePeriodSeconds: queryString(req, 'gracePeriodSeconds'),
-    propagationPolicy: queryString(req, 'propagationPolicy'),
-    orphanDependents: queryBool(req, 'orphanDependents'),
-    dryRun: queryAll(req, 'dryRun'),
-    ignoreStoreReadErrorWithClusterBreakingPotential: queryBool(req, 'ignoreStoreReadErrorWithClusterBreakingPotential'),
+    gracePeriodSeconds: query.first('gracePeriodSeconds'),
+    propagationPolicy: query.first('propagationPolicy'),
+    orphanDependents: query.flag('orphanDependents'),
+    dryRun: query.all('dryRun'),
+    ignoreStoreReadErrorWithClusterBreakingPotential: query.flag('ignoreStoreReadErrorWithClusterBreakingPotential'),
   };
   const dryRunValues = Array.isArray(src.dryRun) ? src.dryRun.map(String) : [];
-  const base = writeOptions(req, 'DeleteOptions', dryRunValues);
+  const base = writeOptions(req, query, 'DeleteOptions', dryRunValues);
   const errs: FieldError[] = [];
   const policy = src.propagationPolicy === null ? undefined : (src.propagationPolicy as string | undefined);
   const orphan = src.orphanDependents === null ? undefined : (src.orphanDependents as boolean | undefined);
@@ -113,8 +97,8 @@ export function deleteOptions(req: Request, body: Record<string, unknown> | unde
  * An int64 query parameter as upstream's parameter codec reads it
  * (strconv.ParseInt); undefined when absent or empty. Its errors are 400s.
  */
-function queryInt64(req: Request, name: string): number | undefined {
-  const raw = queryString(req, name);
+function queryInt64(query: QueryValues, name: string): number | undefined {
+  const raw = query.first(name);
   if (raw === undefined || raw === '') return undefined;
   if (!/^[+-]?\d+$/.test(raw)) throw errors.badRequest(`strconv.ParseInt: parsing ${JSON.stringify(raw)}: invalid syntax`);
   const n = Number(raw);
@@ -122,24 +106,24 @@ function queryInt64(req: Request, name: string): number | undefined {
   return n;
 }
 
-export function listOptions(req: Request, namespace: string | undefined): ListOptions {
-  const limit = queryInt64(req, 'limit');
-  const timeoutSeconds = queryInt64(req, 'timeoutSeconds');
+export function listOptions(query: QueryValues, namespace: string | undefined): ListOptions {
+  const limit = queryInt64(query, 'limit');
+  const timeoutSeconds = queryInt64(query, 'timeoutSeconds');
   // Upstream lets a negative timeout end the watch at once; it is a mistake, so say so.
   if (timeoutSeconds !== undefined && timeoutSeconds < 0) {
     throw errors.badRequest(`invalid timeoutSeconds ${timeoutSeconds}: must be 0 (no timeout of its own) or more`);
   }
   return {
     namespace,
-    labelSelector: queryString(req, 'labelSelector'),
-    fieldSelector: queryString(req, 'fieldSelector'),
+    labelSelector: query.first('labelSelector'),
+    fieldSelector: query.first('fieldSelector'),
     limit,
-    continue: queryString(req, 'continue') || undefined,
-    resourceVersion: queryString(req, 'resourceVersion'),
-    resourceVersionMatch: queryString(req, 'resourceVersionMatch') || undefined,
-    allowWatchBookmarks: queryBool(req, 'allowWatchBookmarks'),
-    sendInitialEvents: queryBool(req, 'sendInitialEvents'),
+    continue: query.first('continue') || undefined,
+    resourceVersion: query.first('resourceVersion'),
+    resourceVersionMatch: query.first('resourceVersionMatch') || undefined,
+    allowWatchBookmarks: query.flag('allowWatchBookmarks'),
+    sendInitialEvents: query.flag('sendInitialEvents'),
     timeoutSeconds,
-    shardSelector: queryString(req, 'shardSelector'),
+    shardSelector: query.first('shardSelector'),
   };
 }

@@ -7,7 +7,9 @@ import { errors } from '../../machinery/status';
 import { KList, KObject } from '../../machinery/object';
 import { ColumnDefinition, ResourceDefinition } from '../../machinery/resource-definition';
 import { ResponseFormat } from './media';
+import type { ListResult } from '../../registry/results';
 import { send } from './respond';
+import { requestInfoOf } from './request-info';
 
 const defaultColumns: ColumnDefinition[] = [
   { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', priority: 0 },
@@ -19,7 +21,7 @@ function partialMetadata(obj: KObject) {
 }
 
 function includeObject(req: Request): 'None' | 'Metadata' | 'Object' {
-  const v = req.query.includeObject;
+  const v = requestInfoOf(req).query.first('includeObject');
   if (v === undefined || v === '') return 'Metadata';
   if (v === 'None' || v === 'Metadata' || v === 'Object') return v;
   throw errors.badRequest(`unrecognized includeObject value: "${String(v)}"`);
@@ -56,12 +58,12 @@ export function renderObject(req: Request, res: Response, def: ResourceDefinitio
   } else send(req, res, code, obj, format);
 }
 
-export function renderList(req: Request, res: Response, def: ResourceDefinition, list: KList, format: ResponseFormat): void {
+export function renderList(req: Request, res: Response, def: ResourceDefinition, list: ListResult, format: ResponseFormat): void {
   if (format === 'table' || format === 'table-v1beta1') {
     send(req, res, 200, toTable(req, def, list.items, list.metadata, format === 'table' ? 'v1' : 'v1beta1'), 'json');
   } else if (format === 'partial-metadata-list') {
     send(req, res, 200, { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: list.metadata, items: list.items.map(partialMetadata) }, 'json');
   } else if (format === 'partial-metadata') {
     throw errors.notAcceptable('only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf');
-  } else send(req, res, 200, list, format);
+  } else send(req, res, 200, list.toJSON(), format);
 }

@@ -7,46 +7,42 @@ import { errors } from '../../machinery/status';
 import { KObject, isPlainObject, typeMetaFirst } from '../../machinery/object';
 import { ResourceDefinition, apiVersionOf } from '../../machinery/resource-definition';
 import type { Registry } from '../../registry/registry';
-import type { PatchType } from '../../registry/request';
+import { patchContentTypes, patchTypeOf } from '../../registry/request';
+import type { ObjectResult } from '../../registry/results';
 import { decodeJson, decodeObjectBody, decodeYaml, JSON_TYPE, negotiate, ResponseFormat } from './media';
 import { canonicalizeBodyVersion } from './group-alias';
-import { deleteOptions, listOptions, queryBool, writeOptions } from './options';
+import { deleteOptions, listOptions, writeOptions } from './options';
+import type { RequestInfo } from '../../auth/request-info';
 import { send, sendBytes, sendError, setWarnings, wantsPretty } from './respond';
 import { sendEncodedList } from './list-stream';
 import { renderList, renderObject } from './render';
 import type { WatchServer } from './watch';
 
-const patchTypes: Record<string, PatchType> = {
-  'application/json-patch+json': 'json',
-  'application/merge-patch+json': 'merge',
-  'application/strategic-merge-patch+json': 'strategic',
-  'application/apply-patch+yaml': 'apply',
-};
-
 export interface HandlerDeps {
   registry: Registry;
   watch?: WatchServer;
-  /** Patch content types this server accepts, in upstream's order. */
-  patchContentTypes: string[];
 }
 
-type Handler<A extends unknown[] = []> = (req: Request, res: Response, ...args: A) => Promise<void>;
-
-function namespaceOf(def: ResourceDefinition, req: Request): string | undefined {
-  return def.namespaced ? (req.params.namespace as string | undefined) : undefined;
+/** What the router found a request to name: its RequestInfo, and the namespace and name of its path. */
+export interface Call {
+  info: RequestInfo;
+  namespace?: string;
+  name?: string;
 }
+
+type Handler = (req: Request, res: Response, call: Call) => Promise<void>;
 
 function rawBody(req: Request): Buffer {
   return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
 }
 
 /** DeleteOptions from the body when one was sent, else from the query (as upstream). */
-function deleteOptionsOf(req: Request) {
+function deleteOptionsOf(req: Request, call: Call) {
   const body = rawBody(req);
-  if (body.length === 0 || body.toString('utf8').trim() === '') return deleteOptions(req, undefined);
+  if (body.length === 0 || body.toString('utf8').trim() === '') return deleteOptions(req, call.info.query, undefined);
   const decoded = decodeObjectBody(req.get('content-type'), body).object;
   if (!isPlainObject(decoded)) throw errors.badRequest('DeleteOptions must be a JSON object');
-  return deleteOptions(req, decoded);
+  return deleteOptions(req, call.info.query, decoded);
 }
 
 /** A create/update body, with an aliased group's apiVersion read as ours. */
@@ -58,10 +54,10 @@ function bodyOf(req: Request, res: Response) {
   return decoded;
 }
 
-function guard<A extends unknown[]>(fn: Handler<A>): Handler<A> {
-  return async (req, res, ...args) => {
+function guard(fn: Handler): Handler {
+  return async (req, res, call) => {
     try {
-      await fn(req, res, ...args);
+      await fn(req, res, call);
     } catch (e) {
       sendError(req, res, e);
     }
@@ -71,77 +67,84 @@ function guard<A extends unknown[]>(fn: Handler<A>): Handler<A> {
 export function resourceHandlers(def: ResourceDefinition, deps: HandlerDeps) {
   const { registry } = deps;
   const requestVersion = apiVersionOf(def);
+  const strategic = def.strategicMergePatch !== false;
+
+  /** An object in the negotiated form: plain JSON straight from the result's bytes, anything else rendered. */
+  const answer = (req: Request, res: Response, code: number, result: ObjectResult, fmt: ResponseFormat) => {
+    if (fmt === 'json' && !wantsPretty(req)) sendBytes(res, code, JSON_TYPE, result.json);
+    else renderObject(req, res, def, code, result.object, fmt);
+  };
 
   const format = (req: Request, list = false, watch = false): ResponseFormat => negotiate(req.get('accept'), { list, watch });
 
-  /** A list, or a watch when asked by ?watch=true or by one of the deprecated /watch/ paths (watchPath). */
-  const list = guard(async (req, res, watchPath = false) => {
-    const watching = watchPath || queryBool(req, 'watch') === true;
-    const ns = namespaceOf(def, req);
-    const opts = listOptions(req, ns);
-    if (watching) {
-      const fmt = format(req, true, true);
-      if (!deps.watch) throw errors.methodNotAllowed('watch', def);
-      await deps.watch.serve(def, req, res, opts, fmt);
-      return;
-    }
-    const fmt = format(req, true);
-    if (fmt === 'json' && !wantsPretty(req)) {
-      // Items stay the bytes the watch cache holds; the list is streamed, not built.
-      await sendEncodedList(res, await registry.listEncoded(def, opts));
-      return;
-    }
-    const result = await registry.list(def, opts);
-    renderList(req, res, def, result, fmt);
+  /** A watch: by `watch` in the query (RequestInfo's verb) or one of the deprecated /watch/ paths. */
+  const serveWatch = async (req: Request, res: Response, opts: ReturnType<typeof listOptions>) => {
+    const fmt = format(req, true, true);
+    if (!deps.watch) throw errors.methodNotAllowed('watch', def);
+    await deps.watch.serve(def, req, res, opts, fmt);
+  };
+
+  const watch = guard((req, res, call) => serveWatch(req, res, listOptions(call.info.query, call.namespace)));
+
+  /** /watch/.../{name}: a watch of the collection narrowed to that name (a conflicting name selector is a 400). */
+  const watchItem = guard(async (req, res, call) => {
+    const name = call.name!;
+    const fs = call.info.query.first('fieldSelector') ?? '';
+    const conflicting = fs.split(',').some((t) => /^metadata\.name!?==?/.test(t) && t.replace(/^metadata\.name==?/, '') !== name);
+    if (conflicting) throw errors.badRequest("fieldSelector metadata.name doesn't match requested name");
+    const opts = listOptions(call.info.query, call.namespace);
+    opts.fieldSelector = fs ? `${fs},metadata.name=${name}` : `metadata.name=${name}`;
+    await serveWatch(req, res, opts);
   });
 
-  const create = guard(async (req, res) => {
+  const list = guard(async (req, res, call) => {
+    const opts = listOptions(call.info.query, call.namespace);
+    if (call.info.verb === 'watch') return serveWatch(req, res, opts);
+    const fmt = format(req, true);
+    const result = await registry.list(def, opts);
+    // Items stay the bytes the watch cache holds; the list is streamed, not built.
+    if (fmt === 'json' && !wantsPretty(req)) await sendEncodedList(res, result);
+    else renderList(req, res, def, result, fmt);
+  });
+
+  const create = guard(async (req, res, call) => {
     const fmt = format(req);
-    const opts = writeOptions(req, 'CreateOptions');
+    const opts = writeOptions(req, call.info.query, 'CreateOptions');
     opts.apiVersion = requestVersion;
     const obj = registry.admitBody(def, bodyOf(req, res), opts.fieldValidation, opts.warnings);
-    const asStored = fmt === 'json' && !wantsPretty(req);
-    const created = asStored ? await registry.createWithJson(def, namespaceOf(def, req), obj, opts) : { object: await registry.create(def, namespaceOf(def, req), obj, opts) };
+    const created = await registry.create(def, call.namespace, obj, opts);
     setWarnings(res, opts.warnings);
-    if (created.json !== undefined) sendBytes(res, 201, JSON_TYPE, created.json);
-    else renderObject(req, res, def, 201, created.object, fmt);
+    answer(req, res, 201, created, fmt);
   });
 
   const get = (subresource?: string) =>
-    guard(async (req, res) => {
+    guard(async (req, res, call) => {
       const fmt = format(req);
-      const rv = typeof req.query.resourceVersion === 'string' ? req.query.resourceVersion : undefined;
-      if (fmt === 'json' && !wantsPretty(req)) {
-        const bytes = await registry.getEncoded(def, namespaceOf(def, req), req.params.name as string, rv);
-        sendBytes(res, 200, 'application/json', bytes);
-        return;
-      }
-      const obj = await registry.get(def, namespaceOf(def, req), req.params.name as string, rv);
+      const rv = call.info.query.first('resourceVersion');
       void subresource;
-      renderObject(req, res, def, 200, obj, fmt);
+      answer(req, res, 200, await registry.get(def, call.namespace, call.name!, rv), fmt);
     });
 
   const update = (subresource?: string) =>
-    guard(async (req, res) => {
+    guard(async (req, res, call) => {
       const fmt = format(req);
-      const opts = writeOptions(req, 'UpdateOptions');
+      const opts = writeOptions(req, call.info.query, 'UpdateOptions');
       opts.apiVersion = requestVersion;
       const obj = registry.admitBody(def, bodyOf(req, res), opts.fieldValidation, opts.warnings);
-      const result = await registry.update(def, namespaceOf(def, req), req.params.name as string, obj, opts, subresource);
+      const result = await registry.update(def, call.namespace, call.name!, obj, opts, subresource);
       setWarnings(res, opts.warnings);
-      renderObject(req, res, def, result.created ? 201 : 200, result.object, fmt);
+      answer(req, res, result.created ? 201 : 200, result, fmt);
     });
 
   const patch = (subresource?: string) =>
-    guard(async (req, res) => {
+    guard(async (req, res, call) => {
       const fmt = format(req);
-      const mediaType = (req.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
-      const type = patchTypes[mediaType];
-      if (!type || !deps.patchContentTypes.includes(mediaType)) throw errors.unsupportedMediaType(deps.patchContentTypes);
-      const opts = writeOptions(req, 'PatchOptions');
+      const type = patchTypeOf(req.get('content-type'), strategic);
+      if (!type) throw errors.unsupportedMediaType(patchContentTypes(strategic));
+      const opts = writeOptions(req, call.info.query, 'PatchOptions');
       opts.apiVersion = requestVersion;
-      const force = queryBool(req, 'force');
-      if (type === 'apply' && !req.query.fieldManager) {
+      const force = call.info.query.flag('force');
+      if (type === 'apply' && !call.info.query.first('fieldManager')) {
         throw errors.invalidOptions('PatchOptions', [{ type: 'FieldValueRequired', field: 'fieldManager', detail: 'is required for apply patch' }]);
       }
       if (type !== 'apply' && force !== undefined) {
@@ -158,31 +161,31 @@ export function resourceHandlers(def: ResourceDefinition, deps: HandlerDeps) {
       if (type === 'apply') canonicalizeBodyVersion(res, decoded.object);
       const result = await registry.patch(
         def,
-        namespaceOf(def, req),
-        req.params.name as string,
+        call.namespace,
+        call.name!,
         { type, body: decoded.object, duplicateFields: decoded.duplicateFields, force },
         opts,
         subresource,
       );
       setWarnings(res, opts.warnings);
-      renderObject(req, res, def, result.created ? 201 : 200, result.object, fmt);
+      answer(req, res, result.created ? 201 : 200, result, fmt);
     });
 
-  const remove = guard(async (req, res) => {
+  const remove = guard(async (req, res, call) => {
     const fmt = format(req);
-    const opts = deleteOptionsOf(req);
-    const result = await registry.delete(def, namespaceOf(def, req), req.params.name as string, opts);
+    const opts = deleteOptionsOf(req, call);
+    const result = await registry.delete(def, call.namespace, call.name!, opts);
     if ((result.body as KObject).metadata && (result.body as { kind?: string }).kind !== 'Status') {
       renderObject(req, res, def, result.code, result.body as KObject, fmt);
     } else send(req, res, result.code, result.body, fmt === 'yaml' ? 'yaml' : 'json');
   });
 
-  const removeCollection = guard(async (req, res) => {
+  const removeCollection = guard(async (req, res, call) => {
     const fmt = format(req, true);
-    const opts = deleteOptionsOf(req);
-    const result = await registry.deleteCollection(def, listOptions(req, namespaceOf(def, req)), opts);
+    const opts = deleteOptionsOf(req, call);
+    const result = await registry.deleteCollection(def, listOptions(call.info.query, call.namespace), opts);
     renderList(req, res, def, result, fmt);
   });
 
-  return { list, create, get, update, patch, remove, removeCollection };
+  return { list, watch, watchItem, create, get, update, patch, remove, removeCollection };
 }

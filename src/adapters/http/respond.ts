@@ -5,10 +5,11 @@ import { ApiError, errors, Status } from '../../machinery/status';
 import { encodeBody, negotiate, ResponseFormat } from './media';
 import { clientRequestError } from './client-errors';
 import { storageErrorStatus } from '../../registry/storage-errors';
+import { requestInfoOf } from './request-info';
 
 export function wantsPretty(req: Request): boolean {
-  const p = req.query.pretty;
-  if (typeof p === 'string') return p === 'true' || p === '1';
+  const p = requestInfoOf(req).query.first('pretty');
+  if (p !== undefined) return p === 'true' || p === '1';
   const ua = req.get('user-agent') ?? '';
   return /^(curl|Wget|Mozilla)\//.test(ua);
 }

@@ -8,18 +8,18 @@ import { discoveryRouter, type DiscoveryOnly } from './discovery';
 import { healthRouter, HealthChecks } from './health';
 import { resourceRouter } from './routes';
 import { sendError } from './respond';
+import { requestInfoFilter, requestInfoOf } from './request-info';
+import { errors } from '../../machinery/status';
 import { maxBodyBytes, readBody } from './body';
 import type { WatchServer } from './watch';
 
 export interface AppDeps {
   registry: Registry;
-  definitions: ResourceDefinition[];
   health: HealthChecks;
   watch?: WatchServer;
   version: Record<string, string>;
-  patchContentTypes: string[];
   /** Extra routers (OpenAPI, metrics) mounted before resources. */
-  extraRouters?: express.Router[];
+  extraRouters?: RequestHandler[];
   /** Resources listed in discovery that are answered by apiRouters rather than stored. */
   discoveryOnly?: DiscoveryOnly[];
   /** Routers that need the raw body, after the resources (reviews, TokenRequest). */
@@ -50,20 +50,15 @@ function chain(handlers: RequestHandler[]): RequestHandler {
 }
 
 /**
- * Express 5 parses the query string again on every read of req.query: its getter on the app's request prototype
- * becomes one that parses once per request and keeps the result (a request that sets req.query keeps its own).
- * A URL without a query (nearly every create and update) skips the parser: it is an empty object, as parsed.
+ * req.query is the query RequestInfo parsed (Express's own parser is off): the one parse of the URL serves
+ * Express's readers too.
  */
-function parseQueryOnce(app: express.Express): void {
-  const proto = Object.getPrototypeOf(app.request) as object;
-  const parse = Object.getOwnPropertyDescriptor(proto, 'query')?.get;
-  if (!parse) throw new Error('express: no req.query getter to wrap');
-  const parsed = Symbol('parsed query');
+function queryFromRequestInfo(app: express.Express): void {
   Object.defineProperty(app.request, 'query', {
     configurable: true,
     enumerable: true,
-    get(this: Request & { [parsed]?: unknown }) {
-      return (this[parsed] ??= this.url.includes('?') ? parse.call(this) : Object.create(null));
+    get(this: Request) {
+      return requestInfoOf(this).query.record;
     },
   });
 }
@@ -101,19 +96,27 @@ function adopt(target: object, proto: object): object {
   return target;
 }
 
+/** What discovery lists: the served kinds, those also listed under upstream's group name, and the answered-only APIs. */
+function discoverable(defs: readonly ResourceDefinition[], only: DiscoveryOnly[] = []) {
+  // Without short names or categories: `kubectl get crd` finds one resource, ours, and warns of no other.
+  const aliases = defs.filter((d) => d.discoverUpstreamGroup && d.upstreamGroup).map((d) => ({ ...d, group: d.upstreamGroup!, shortNames: [], categories: [] }));
+  return [...defs, ...aliases, ...only];
+}
+
 export function createApp(deps: AppDeps): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.set('query parser', 'simple');
-  parseQueryOnce(app);
+  app.set('query parser', false);
+  queryFromRequestInfo(app);
   // The filters every request passes and the resources (nearly all the traffic) as one Express layer: each layer a
   // request walks through costs it the router's bookkeeping.
   app.use(
     chain([
+      requestInfoFilter(),
       ...(deps.middleware ?? []),
       readBody(maxBodyBytes),
-      resourceRouter(deps.definitions, { registry: deps.registry, watch: deps.watch, patchContentTypes: deps.patchContentTypes }),
+      resourceRouter(deps.registry.served, { registry: deps.registry, watch: deps.watch }),
     ]),
   );
   for (const r of deps.apiRouters ?? []) app.use(r);
@@ -121,12 +124,10 @@ export function createApp(deps: AppDeps): express.Express {
   app.get('/version', (_req, res) => {
     res.json(deps.version);
   });
-  app.use(discoveryRouter(() => [...deps.definitions, ...(deps.discoveryOnly ?? [])], deps.address));
+  app.use(discoveryRouter(() => discoverable(deps.registry.definitions, deps.discoveryOnly), deps.address));
   for (const r of deps.extraRouters ?? []) app.use(r);
-  app.use((req: Request, res: Response) => {
-    res.status(404).setHeader('Content-Type', 'text/plain; charset=utf-8');
-    res.end('404 page not found\n');
-  });
+  // As upstream's NotFoundHandler: a Status, whatever the path.
+  app.use((req: Request, res: Response) => sendError(req, res, errors.notFoundPath()));
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => sendError(req, res, err));
   return app;
 }

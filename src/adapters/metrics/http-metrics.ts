@@ -7,8 +7,10 @@
 import type { Request, Response, NextFunction, RequestHandler } from 'express';
 import { Router } from 'express';
 import type { ApiMetrics } from './metrics';
+import type { RequestInfo } from '../../auth/request-info';
 
-export interface RequestInfo {
+/** The labels of a request's series, as upstream's apiserver_request_total names them. */
+export interface RequestLabels {
   verb: string;
   group: string;
   version: string;
@@ -18,47 +20,33 @@ export interface RequestInfo {
   component: string;
 }
 
-const verbOfMethod: Record<string, [item: string, collection: string]> = {
-  GET: ['GET', 'LIST'],
-  POST: ['POST', 'POST'],
-  PUT: ['PUT', 'PUT'],
-  PATCH: ['PATCH', 'PATCH'],
-  DELETE: ['DELETE', 'DELETECOLLECTION'],
+const metricVerbs: Record<string, string> = {
+  get: 'GET',
+  list: 'LIST',
+  watch: 'WATCH',
+  create: 'POST',
+  update: 'PUT',
+  patch: 'PATCH',
+  delete: 'DELETE',
+  deletecollection: 'DELETECOLLECTION',
+  proxy: 'CONNECT',
 };
-const truthy = new Set(['1', 'true', 't']);
 
-/** Kubernetes request info from a URL: the verb as upstream names it, and the resource it addresses. */
-export function requestInfo(method: string, path: string, query: Record<string, unknown>): RequestInfo {
-  const parts = path.split('/').filter(Boolean);
-  const info: RequestInfo = { verb: method.toUpperCase(), group: '', version: '', resource: '', subresource: '', scope: '', component: 'apiserver' };
-  let i: number; // where the rest of the path starts
-  if (parts[0] === 'api' && parts.length >= 2) {
-    info.version = parts[1];
-    i = 2;
-  } else if (parts[0] === 'apis' && parts.length >= 3) {
-    info.group = parts[1];
-    info.version = parts[2];
-    i = 3;
-  } else return info;
-  let watchPath = false;
-  if (parts[i] === 'watch') {
-    watchPath = true;
-    i++;
-  }
-  let namespaced = false;
-  if (parts[i] === 'namespaces' && parts.length - i >= 3) {
-    namespaced = true;
-    i += 2;
-  }
-  info.resource = parts[i] ?? '';
-  const name = parts[i + 1];
-  info.subresource = parts[i + 2] ?? '';
-  info.scope = name ? 'resource' : namespaced ? 'namespace' : 'cluster';
-  const watch = query.watch;
-  const watching = watchPath || (typeof watch === 'string' && truthy.has(watch));
-  const verbs = verbOfMethod[method];
-  info.verb = watching && method === 'GET' ? 'WATCH' : verbs ? verbs[name ? 0 : 1] : method;
-  return info;
+/**
+ * Labels from the request's RequestInfo (never the URL again): the verb as upstream's CleanVerb reports it (APPLY for
+ * an apply patch), and the scope of the route (an item path or a create is "resource").
+ */
+export function requestLabels(info: RequestInfo, method: string, contentType: string | undefined): RequestLabels {
+  const labels: RequestLabels = { verb: method, group: '', version: '', resource: '', subresource: '', scope: '', component: 'apiserver' };
+  if (!info.resourceRequest) return labels;
+  labels.verb = metricVerbs[info.verb] ?? method;
+  if (labels.verb === 'PATCH' && contentType?.split(';')[0].trim() === 'application/apply-patch+yaml') labels.verb = 'APPLY';
+  labels.group = info.apiGroup ?? '';
+  labels.version = info.apiVersion ?? '';
+  labels.resource = info.resource ?? '';
+  labels.subresource = info.subresource ?? '';
+  labels.scope = info.parts.length >= 2 || info.verb === 'create' ? 'resource' : info.namespacedPath ? 'namespace' : 'cluster';
+  return labels;
 }
 
 export interface RequestLog {
@@ -75,14 +63,15 @@ interface BoundSeries {
   longrunning: { inc(): void; dec(): void };
   duration: { observe(v: number): void };
   requests: Map<number, { inc(): void }>;
-  labels: RequestInfo;
+  labels: RequestLabels;
 }
 
-export function metricsMiddleware(metrics: ApiMetrics, log: RequestLog, slowSeconds = slowRequestSeconds): RequestHandler {
+/** `infoOf`: the request's RequestInfo, computed once before this middleware runs. */
+export function metricsMiddleware(metrics: ApiMetrics, log: RequestLog, infoOf: (req: Request) => RequestInfo, slowSeconds = slowRequestSeconds): RequestHandler {
   const debug = log.enabled?.('debug') ?? true;
   const inflight = { readOnly: metrics.inflight.bind({ request_kind: 'readOnly' }), mutating: metrics.inflight.bind({ request_kind: 'mutating' }) };
   const series = new Map<string, BoundSeries>();
-  const bound = (info: RequestInfo): BoundSeries => {
+  const bound = (info: RequestLabels): BoundSeries => {
     const key = `${info.verb}|${info.group}|${info.version}|${info.resource}|${info.subresource}|${info.scope}`;
     let s = series.get(key);
     if (!s) {
@@ -95,11 +84,11 @@ export function metricsMiddleware(metrics: ApiMetrics, log: RequestLog, slowSeco
   };
   return (req: Request, res: Response, next: NextFunction) => {
     const started = performance.now();
-    const info = requestInfo(req.method, req.path, req.query as Record<string, unknown>);
-    const isResource = info.resource !== '';
-    const s = bound(info);
-    const kind = info.verb === 'GET' || info.verb === 'LIST' || info.verb === 'WATCH' ? 'readOnly' : 'mutating';
-    const long = info.verb === 'WATCH';
+    const info = infoOf(req);
+    const isResource = info.resourceRequest;
+    const s = bound(requestLabels(info, req.method, req.headers['content-type']));
+    const kind = req.method === 'GET' || req.method === 'HEAD' ? 'readOnly' : 'mutating';
+    const long = info.longRunning;
     if (long) s.longrunning.inc();
     else inflight[kind].inc();
     let done = false;

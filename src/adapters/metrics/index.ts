@@ -1,3 +1,3 @@
 export { createMetrics, watchEventsChannel, type ApiMetrics } from './metrics';
 export { instrumentStorage } from './instrumented-storage';
-export { metricsMiddleware, metricsRouter, requestInfo } from './http-metrics';
+export { metricsMiddleware, metricsRouter, requestLabels } from './http-metrics';

@@ -47,7 +47,7 @@ type Outcome = { issued: { chain: string; notBefore: Date; notAfter: Date; begin
 async function uidOf(registry: RegistryClient, def: ResourceDefinition | undefined, namespace: string | undefined, name: string): Promise<string | undefined> {
   if (!def || !name) return undefined;
   try {
-    return (await registry.get(def, namespace, name)).metadata.uid;
+    return (await registry.get(def, namespace, name)).object.metadata.uid;
   } catch (e) {
     if (statusOf(e) === 404) return undefined;
     throw e;

@@ -21,7 +21,7 @@ import { KObject, OwnerReference } from '../../machinery/object';
 import { apiVersionOf, ResourceDefinition } from '../../machinery/resource-definition';
 import { foregroundFinalizer, orphanFinalizer } from '../../registry/delete';
 import type { RegistryClient } from '../registry-client';
-import { beingDeleted, watching, type ScanCache, type WatchChanges } from '../changes';
+import { beingDeleted, type ScanCache, type WatchAllChanges } from '../changes';
 import type { DeleteOptions, WriteOptions } from '../../registry/request';
 import { serviceAccountUser, statusOf, type Log } from '../controller-identity';
 import { startPassLoop, type PassLoop } from '../pass-loop';
@@ -38,12 +38,12 @@ const fullRescanMs = 30_000;
 /** While an owner waits for its dependents, a pass this often at least (their deletions wake it sooner). */
 const waitingRetryMs = 1000;
 
-export function startGcFinalizers(registry: RegistryClient, log: Log, { watch, scan }: { watch: WatchChanges; scan: ScanCache }): PassLoop {
+export function startGcFinalizers(registry: RegistryClient, log: Log, { watchAll, scan }: { watchAll: WatchAllChanges; scan: ScanCache }): PassLoop {
   let waiting = false;
   return startPassLoop({
     name: 'garbage-collector-controller',
     // A dependent that goes away may release its owner: deletions count while an owner waits.
-    subscribe: watching(watch, registry.definitions.map((def) => [def, (o) => beingDeleted(o) || (waiting && !o.json)])),
+    subscribe: (wake) => watchAll(wake, (o) => beingDeleted(o) || (waiting && !o.json)),
     log,
     resyncMs: fullRescanMs,
     pass: async (stopped) => {
@@ -147,7 +147,7 @@ async function mutate(registry: RegistryClient, item: Item, change: (obj: KObjec
   for (let attempt = 0; ; attempt++) {
     let current: KObject;
     try {
-      current = await registry.get(def, namespace, name!);
+      current = (await registry.get(def, namespace, name!)).object;
     } catch (e) {
       if (notFound(e)) return;
       throw e;

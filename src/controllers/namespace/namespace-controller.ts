@@ -97,7 +97,7 @@ async function deleteNamespaceContent(registry: RegistryClient, clock: ClockPort
 
 async function getNamespace(registry: RegistryClient, name: string): Promise<NamespaceObject | undefined> {
   try {
-    return (await registry.get(namespaceDefinition, undefined, name)) as NamespaceObject;
+    return (await registry.get(namespaceDefinition, undefined, name)).object as NamespaceObject;
   } catch (e) {
     if (statusOf(e) === 404) return undefined;
     throw e;

@@ -81,6 +81,18 @@ export function schemaOf(root: Function): Schema {
   return s;
 }
 
+/** A kind's schema: its own tree (kinds defined at run time), else its declared root class's. */
+export function kindSchema(def: { schemaRoot?: Function; schema?: Schema; kind: string }): Schema {
+  if (def.schema) return def.schema;
+  if (!def.schemaRoot) throw new Error(`${def.kind} declares no schema`);
+  return schemaOf(def.schemaRoot);
+}
+
+/** The name a kind's schema is published under (OpenAPI definitions). */
+export function kindSchemaName(def: { schemaRoot?: Function; schemaName?: string; kind: string }): string {
+  return def.schemaName ?? def.schemaRoot?.name ?? def.kind;
+}
+
 export function propertySchema(s: Schema | undefined, name: string): Schema | undefined {
   const d = deref(s);
   if (!d) return undefined;

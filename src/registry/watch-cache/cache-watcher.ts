@@ -124,6 +124,14 @@ export class CacheWatcher implements WatcherHandle {
     this.onWake?.();
   }
 
+  /** Ends the watch without an event (its kind is no longer served). */
+  end(): void {
+    if (this.closed) return;
+    this.close();
+    this.failure = { kind: 'end' };
+    this.onWake?.();
+  }
+
   expire(message: string): void {
     if (this.closed) return;
     this.close();

@@ -10,22 +10,21 @@
  * they live in (no per-item encoding or copying).
  */
 import { errors } from '../../machinery/status';
-import type { KList, KObject } from '../../machinery/object';
+import type { KList } from '../../machinery/object';
 import { apiVersionOf, ResourceDefinition } from '../../machinery/resource-definition';
 import type { StoragePort } from '../../ports/storage.port';
-import { decodeKeyValue } from '../codec';
 import { encodeContinue } from '../continue-token';
 import { objectKey, resourcePrefix } from '../keys';
 import { listFromStorage, type StorageList } from '../list';
 import { parseResourceVersion, validateListOptions } from '../list-options';
 import { compilePredicate, shardSelectorOf } from '../predicate';
-import { EncodedList, encodeList, ReadPath, StorageReadPath } from '../reader';
+import { ReadPath, StorageReadPath, storageListResult } from '../reader';
+import { ListResult, ObjectResult } from '../results';
 import type { ListOptions } from '../request';
 import { type CachedObject, joinedBytes } from './cached-object';
 import type { CacheWatcher } from './cache-watcher';
 import type { WatchCache } from './watch-cache';
 
-type Got = { from: 'cache'; object: CachedObject | undefined } | { from: 'storage'; object: KObject | undefined };
 type CachedList = Omit<KList, 'items'> & { objects: CachedObject[] };
 type Listed = { from: 'cache'; list: CachedList } | { from: 'storage'; list: StorageList };
 
@@ -36,32 +35,27 @@ export class CachedReadPath implements ReadPath {
     private readonly cache: WatchCache,
     private readonly storage: StoragePort,
   ) {
-    this.direct = new StorageReadPath(storage, objectKey, decodeKeyValue, cache.gates);
+    this.direct = new StorageReadPath(storage, cache.gates);
   }
 
-  async get(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<KObject | undefined> {
-    const got = await this.lookup(def, namespace, name, resourceVersion);
-    return got.from === 'cache' ? got.object?.decode() : got.object;
+  /** From the cache: its bytes, decoded only when asked for. */
+  async get(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<ObjectResult | undefined> {
+    if (resourceVersion === undefined || resourceVersion === '') return this.direct.get(def, namespace, name);
+    const rv = parseResourceVersion(resourceVersion);
+    const kind = this.cache.kind(def);
+    const timeout = this.cache.options.freshnessTimeoutMs;
+    // Checked before awaiting: nearly every read finds the cache ready and current, and needs no wait.
+    if (!kind.initialized && !(await kind.whenInitialized(timeout))) return this.direct.get(def, namespace, name, resourceVersion);
+    if (rv > kind.revision && !(await kind.waitFor(rv, timeout))) throw errors.tooLargeResourceVersion(rv, kind.revision, 1);
+    const cached = kind.get(objectKey(def, namespace, name));
+    return cached && ObjectResult.ofJson(cached.bytes, () => cached.decode());
   }
 
-  async getEncoded(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<Buffer | undefined> {
-    const got = await this.lookup(def, namespace, name, resourceVersion);
-    if (got.from === 'cache') return got.object?.bytes;
-    return got.object ? Buffer.from(JSON.stringify(got.object)) : undefined;
-  }
-
-  async list(def: ResourceDefinition, opts: ListOptions): Promise<KList> {
+  async list(def: ResourceDefinition, opts: ListOptions): Promise<ListResult> {
     const res = await this.select(def, opts);
-    if (res.from === 'storage') return res.list;
-    const { objects, ...rest } = res.list;
-    return { ...rest, items: objects.map((o) => o.decode()) };
-  }
-
-  async listEncoded(def: ResourceDefinition, opts: ListOptions): Promise<EncodedList> {
-    const res = await this.select(def, opts, true);
-    if (res.from === 'storage') return encodeList(res.list);
-    const { objects, ...rest } = res.list;
-    return { ...rest, body: joinedBytes(objects) };
+    if (res.from === 'storage') return storageListResult(res.list);
+    const { objects, ...head } = res.list;
+    return new ListResult(head, { decode: () => objects.map((o) => o.decode()), encode: () => joinedBytes(objects) });
   }
 
   async namespaces(def: ResourceDefinition): Promise<Set<string>> {
@@ -74,21 +68,7 @@ export class CachedReadPath implements ReadPath {
     return this.cache.watch(def, opts);
   }
 
-  private async lookup(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<Got> {
-    if (resourceVersion === undefined || resourceVersion === '') {
-      return { from: 'storage', object: await this.direct.get(def, namespace, name) };
-    }
-    const rv = parseResourceVersion(resourceVersion);
-    const kind = this.cache.kind(def);
-    const timeout = this.cache.options.freshnessTimeoutMs;
-    // Checked before awaiting: nearly every read finds the cache ready and current, and needs no wait.
-    if (!kind.initialized && !(await kind.whenInitialized(timeout))) return { from: 'storage', object: await this.direct.get(def, namespace, name, resourceVersion) };
-    if (rv > kind.revision && !(await kind.waitFor(rv, timeout))) throw errors.tooLargeResourceVersion(rv, kind.revision, 1);
-    return { from: 'cache', object: kind.get(objectKey(def, namespace, name)) };
-  }
-
-  /** `json`: the list is sent as bytes, so one read from storage keeps its items' JSON. */
-  private async select(def: ResourceDefinition, opts: ListOptions, json = false): Promise<Listed> {
+  private async select(def: ResourceDefinition, opts: ListOptions): Promise<Listed> {
     validateListOptions(opts, false);
     const shard = shardSelectorOf(opts, this.cache.gates);
     const predicate = compilePredicate(def, opts.labelSelector, opts.fieldSelector, shard);
@@ -96,17 +76,17 @@ export class CachedReadPath implements ReadPath {
     const match = opts.resourceVersionMatch ?? '';
     const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
     const exact = rv > 0 && (match === 'Exact' || (match === '' && limit > 0 && !opts.continue));
-    if (opts.continue || exact) return { from: 'storage', list: await this.direct.list(def, opts, predicate, json) };
+    if (opts.continue || exact) return { from: 'storage', list: await this.direct.listItems(def, opts, predicate) };
 
     const kind = this.cache.kind(def);
     const timeout = this.cache.options.freshnessTimeoutMs;
-    if (!(await kind.whenInitialized(timeout))) return { from: 'storage', list: await this.direct.list(def, opts, predicate, json) };
+    if (!(await kind.whenInitialized(timeout))) return { from: 'storage', list: await this.direct.listItems(def, opts, predicate) };
     if (rv > 0) {
       if (!(await kind.waitFor(rv, timeout))) throw errors.tooLargeResourceVersion(rv, kind.revision, 1);
     } else if (opts.resourceVersion !== '0') {
       const current = await this.storage.currentRevision();
       if (!(await kind.waitFor(current, timeout))) {
-        return { from: 'storage', list: await listFromStorage(def, this.storage, { namespace: opts.namespace, predicate, limit, json }) };
+        return { from: 'storage', list: await listFromStorage(def, this.storage, { namespace: opts.namespace, predicate, limit, json: true }) };
       }
     }
     const revision = kind.revision;

@@ -33,6 +33,8 @@ export interface WatcherHandle {
   wake(): void;
   /** Ends the watch with 410 because its history was rebuilt by a relist. */
   expire(message: string): void;
+  /** Ends the watch without an event. */
+  end(): void;
 }
 
 export class KindCache {
@@ -92,7 +94,9 @@ export class KindCache {
     void this.sync();
   }
 
-  stop(): void {
+  /** Stops the storage watch; `endWatchers` also ends the watches served from it (the kind is withdrawn). */
+  stop(endWatchers = false): void {
+    if (endWatchers) for (const w of [...this.watchers]) w.end();
     this.stopped = true;
     this.generation++;
     this.handle?.cancel();

@@ -29,20 +29,41 @@ export class WatchCache {
   /** The byte budget every kind's history shares. */
   readonly history: HistoryBudget;
   private trimTimer: NodeJS.Timeout | undefined;
+  private started = false;
+  /** The kinds served from the start: readiness waits for them, not for kinds added while running. */
+  private readonly essential: ReadonlySet<ResourceDefinition>;
 
   constructor(
     readonly storage: StoragePort,
-    definitions: ResourceDefinition[],
+    definitions: readonly ResourceDefinition[],
     readonly gates: FeatureGates | undefined,
     options: Partial<WatchCacheOptions> = {},
-    logger: Logger = () => {},
+    private readonly logger: Logger = () => {},
   ) {
     this.options = { ...defaultWatchCacheOptions, ...options };
     this.history = new HistoryBudget(this.options.historyMaxBytes);
+    this.essential = new Set(definitions);
     for (const def of definitions) this.kinds.set(def, new KindCache(def, storage, this.options, logger, this.history));
   }
 
+  /** Caches a kind served from now on (loaded in the background; reads wait for it as for any kind). */
+  add(def: ResourceDefinition): void {
+    if (this.kinds.has(def)) return;
+    const kind = new KindCache(def, this.storage, this.options, this.logger, this.history);
+    this.kinds.set(def, kind);
+    if (this.started) kind.start();
+  }
+
+  /** Drops a kind no longer served; its watches end. */
+  remove(def: ResourceDefinition): void {
+    const kind = this.kinds.get(def);
+    if (!kind) return;
+    this.kinds.delete(def);
+    kind.stop(true);
+  }
+
   start(): this {
+    this.started = true;
     for (const k of this.kinds.values()) k.start();
     this.trimTimer = setInterval(() => {
       for (const k of this.kinds.values()) k.trimHistory();
@@ -56,9 +77,10 @@ export class WatchCache {
     for (const k of this.kinds.values()) k.stop();
   }
 
-  /** Every kind loaded and its storage watch live (for readyz). */
+  /** Every kind served from the start loaded and its storage watch live (for readyz). */
   ready(): boolean {
-    return [...this.kinds.values()].every((k) => k.initialized && k.synced);
+    for (const [def, k] of this.kinds) if (this.essential.has(def) && !(k.initialized && k.synced)) return false;
+    return true;
   }
 
   kind(def: ResourceDefinition): KindCache {

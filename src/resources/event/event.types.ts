@@ -6,19 +6,8 @@
  */
 import { Type } from 'class-transformer';
 import { IsOptional, IsString, ValidateNested } from 'class-validator';
-import { ObjectMetaSchema } from '../../machinery/meta.types';
+import { ObjectMetaSchema, ObjectReference } from '../../machinery/meta.types';
 import { Describe, EmitEmpty, Format, Int32, OmitEmpty } from '../../machinery/schema/declare';
-
-/** core v1 ObjectReference. */
-export class EventObjectReference {
-  @OmitEmpty() @IsOptional() @IsString() @Describe('API version of the referent.') apiVersion?: string;
-  @OmitEmpty() @IsOptional() @IsString() @Describe('A field within the referent, for references to part of an object.') fieldPath?: string;
-  @OmitEmpty() @IsOptional() @IsString() @Describe('Kind of the referent.') kind?: string;
-  @OmitEmpty() @IsOptional() @IsString() @Describe('Name of the referent.') name?: string;
-  @OmitEmpty() @IsOptional() @IsString() @Describe('Namespace of the referent.') namespace?: string;
-  @OmitEmpty() @IsOptional() @IsString() @Describe('Resource version of the referent.') resourceVersion?: string;
-  @OmitEmpty() @IsOptional() @IsString() @Describe('UID of the referent.') uid?: string;
-}
 
 export class EventSource {
   @OmitEmpty() @IsOptional() @IsString() @Describe('Component that generated the event.') component?: string;
@@ -44,7 +33,7 @@ export class Event {
   @OmitEmpty() @IsOptional() @IsString() @Describe('Versioned schema of this representation.') apiVersion?: string;
   @OmitEmpty() @IsOptional() @IsString() @Describe(typeMeta) kind?: string;
   @OmitEmpty() @IsOptional() @ValidateNested() @Type(() => ObjectMetaSchema) @Describe('Standard object metadata.') metadata?: ObjectMetaSchema;
-  @EmitEmpty() @IsOptional() @ValidateNested() @Type(() => EventObjectReference) @Describe('The object this event is about.') involvedObject?: EventObjectReference;
+  @EmitEmpty() @IsOptional() @ValidateNested() @Type(() => ObjectReference) @Describe('The object this event is about.') involvedObject?: ObjectReference;
   @OmitEmpty() @IsOptional() @IsString() @Describe("Short, machine-understandable reason for the transition into the object's current status.") reason?: string;
   @OmitEmpty() @IsOptional() @IsString() @Describe('A human-readable description of the status of this operation.') message?: string;
   @OmitEmpty() @IsOptional() @ValidateNested() @Type(() => EventSource) @Describe('The component reporting this event.') source?: EventSource;
@@ -55,7 +44,7 @@ export class Event {
   @OmitEmpty() @IsOptional() @Format('date-time') @Describe('When this event was first observed (microsecond precision).') eventTime?: string;
   @OmitEmpty('pointer') @IsOptional() @ValidateNested() @Type(() => EventSeries) @Describe('Data about the series this event represents, if any.') series?: EventSeries;
   @OmitEmpty() @IsOptional() @IsString() @Describe('What action was taken or failed regarding the object.') action?: string;
-  @OmitEmpty('pointer') @IsOptional() @ValidateNested() @Type(() => EventObjectReference) @Describe('A secondary object for more complex actions.') related?: EventObjectReference;
+  @OmitEmpty('pointer') @IsOptional() @ValidateNested() @Type(() => ObjectReference) @Describe('A secondary object for more complex actions.') related?: ObjectReference;
   @EmitEmpty() @IsOptional() @IsString() @Describe('Name of the controller that emitted this event, e.g. `kubernetes.io/kubelet`.') reportingComponent?: string;
   @EmitEmpty() @IsOptional() @IsString() @Describe('ID of the controller instance, e.g. `kubelet-xyzf`.') reportingInstance?: string;
 }
@@ -71,8 +60,8 @@ export class EventsEvent {
   @OmitEmpty() @IsOptional() @IsString() @Describe('ID of the controller instance, e.g. `kubelet-xyzf`.') reportingInstance?: string;
   @OmitEmpty() @IsOptional() @IsString() @Describe('What action was taken or failed regarding the regarding object.') action?: string;
   @OmitEmpty() @IsOptional() @IsString() @Describe('Why the action was taken, in UpperCamelCase.') reason?: string;
-  @OmitEmpty() @IsOptional() @ValidateNested() @Type(() => EventObjectReference) @Describe('The object this event is about.') regarding?: EventObjectReference;
-  @OmitEmpty('pointer') @IsOptional() @ValidateNested() @Type(() => EventObjectReference) @Describe('A secondary object for more complex actions.') related?: EventObjectReference;
+  @OmitEmpty() @IsOptional() @ValidateNested() @Type(() => ObjectReference) @Describe('The object this event is about.') regarding?: ObjectReference;
+  @OmitEmpty('pointer') @IsOptional() @ValidateNested() @Type(() => ObjectReference) @Describe('A secondary object for more complex actions.') related?: ObjectReference;
   @OmitEmpty() @IsOptional() @IsString() @Describe('A human-readable description of the status of this operation (at most 1 kB).') note?: string;
   @OmitEmpty() @IsOptional() @IsString() @Describe('Type of this event: Normal or Warning.') type?: string;
   @OmitEmpty() @IsOptional() @ValidateNested() @Type(() => EventSource) @Describe('The deprecated field assuring backward compatibility with core.v1 Event type.') deprecatedSource?: EventSource;

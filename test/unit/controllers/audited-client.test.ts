@@ -12,6 +12,7 @@ import { configMapDefinition } from '../../../src/resources/config-map';
 import { namespaceDefinition } from '../../../src/resources/namespace';
 import { controllerDelete, controllerWrite, serviceAccountUser } from '../../../src/controllers/controller-identity';
 import type { RegistryClient } from '../../../src/controllers/registry-client';
+import { ObjectResult } from '../../../src/registry/results';
 
 const user = serviceAccountUser('namespace-controller');
 const write = controllerWrite(user, 'v1');
@@ -26,7 +27,7 @@ function setup() {
     list: async () => (calls.push('list'), { items: [] }),
     create: async (_d: unknown, _ns: string, obj: { metadata: Record<string, unknown> }) => {
       obj.metadata.uid = 'filled-in-by-the-registry';
-      return obj;
+      return ObjectResult.of(obj as never, true);
     },
     update: async () => {
       throw errors.conflict({ group: '', plural: 'namespaces' }, 'gone', 'the object has been modified; please apply your changes to the latest version and try again');

@@ -25,7 +25,7 @@ const noChanges = () => () => undefined;
 describe('garbage collector pass', () => {
   test('without an object being deleted with a collector finalizer, nothing is decoded', async () => {
     const { registry, scan, decoded } = registryWith([cm('a'), cm('b', { finalizers: ['example.com/other'], deletionTimestamp: '2026-01-01T00:00:00Z' }), cm('c', { finalizers: ['orphan'] })]);
-    const gc = startGcFinalizers(registry, () => {}, { watch: noChanges, scan });
+    const gc = startGcFinalizers(registry, () => {}, { watchAll: noChanges, scan });
     await gc.sync();
     await gc.stop();
     expect(decoded).toEqual([]);
@@ -34,7 +34,7 @@ describe('garbage collector pass', () => {
   test('an owner waiting with the orphan finalizer gets a full pass', async () => {
     const owner = cm('owner', { finalizers: ['orphan'], deletionTimestamp: '2026-01-01T00:00:00Z' });
     const { registry, scan, decoded } = registryWith([cm('a'), owner]);
-    const gc = startGcFinalizers(registry, () => {}, { watch: noChanges, scan });
+    const gc = startGcFinalizers(registry, () => {}, { watchAll: noChanges, scan });
     await gc.sync();
     await gc.stop();
     expect(decoded).toEqual(['list']);

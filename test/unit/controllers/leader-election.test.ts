@@ -53,7 +53,7 @@ describe('LeaderElector', () => {
     electors.push(e);
     return e;
   };
-  const lease = async (name: string) => (await server.registry.get(leaseDefinition, 'default', name)).spec as Record<string, unknown>;
+  const lease = async (name: string) => (await server.registry.get(leaseDefinition, 'default', name)).object.spec as Record<string, unknown>;
 
   beforeAll(async () => {
     server = await startTestServer('lmdb');
@@ -120,7 +120,7 @@ describe('LeaderElector', () => {
     const a = elector('a', name);
     a.start();
     await until('a leads', () => a.isLeader());
-    const current = await server.registry.get(leaseDefinition, 'default', name);
+    const current = (await server.registry.get(leaseDefinition, 'default', name)).object;
     await server.registry.update(leaseDefinition, 'default', name, { ...current, spec: { ...(current.spec as object), holderIdentity: 'intruder' } }, {
       user: { username: 'system:admin', groups: ['system:masters'] },
       dryRun: false,

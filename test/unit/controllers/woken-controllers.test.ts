@@ -6,6 +6,7 @@
  * upstream's handlers take, and a change makes them act.
  */
 import type { KObject } from '../../../src/machinery/object';
+import { ListResult, ObjectResult } from '../../../src/registry/results';
 import type { ResourceDefinition } from '../../../src/machinery/resource-definition';
 import type { ChangedObject, WatchChanges } from '../../../src/controllers/changes';
 import type { RegistryClient } from '../../../src/controllers/registry-client';
@@ -36,21 +37,21 @@ function memoryClient(definitions: ResourceDefinition[] = allDefinitions) {
     async get(def: ResourceDefinition, ns: string | undefined, name: string) {
       const o = at(def).get(key(ns, name));
       if (!o) throw notFound();
-      return structuredClone(o);
+      return ObjectResult.of(structuredClone(o));
     },
     async list(def: ResourceDefinition) {
-      return { apiVersion: 'v1', kind: 'List', metadata: {}, items: [...at(def).values()].map((o) => structuredClone(o)) };
+      return new ListResult({ apiVersion: 'v1', kind: 'List', metadata: {} }, { decoded: [...at(def).values()].map((o) => structuredClone(o)) });
     },
     async create(def: ResourceDefinition, ns: string | undefined, obj: KObject) {
       const o = { ...structuredClone(obj), metadata: { ...obj.metadata, namespace: ns } };
       at(def).set(key(ns, obj.metadata.name!), o);
       wrote(`create ${def.plural} ${key(ns, obj.metadata.name!)}`);
-      return o;
+      return ObjectResult.of(o, true);
     },
     async update(def: ResourceDefinition, ns: string | undefined, name: string, obj: KObject) {
       at(def).set(key(ns, name), structuredClone(obj));
       wrote(`update ${def.plural} ${key(ns, name)}`);
-      return { object: obj, created: false };
+      return ObjectResult.of(obj);
     },
   } as unknown as RegistryClient;
   return {
@@ -112,7 +113,7 @@ describe('controllers woken by the watch cache', () => {
     const second = m.written('update clusterroles /agg');
     changes.change(clusterRoles, { name: 'part' });
     await second;
-    expect(((await m.client.get(clusterRoles, undefined, 'agg')).rules as Array<{ verbs: string[] }>)[0].verbs).toEqual(['list']);
+    expect(((await m.client.get(clusterRoles, undefined, 'agg')).object.rules as Array<{ verbs: string[] }>)[0].verbs).toEqual(['list']);
   });
 
   test('root CA publisher: woken by namespaces and by kube-root-ca.crt ConfigMaps only; puts a deleted one back', async () => {

@@ -14,7 +14,7 @@ import type { ResourceDefinition } from '../../../src/machinery/resource-definit
 
 const shaped = (def: ResourceDefinition, obj: Record<string, unknown>) => {
   const copy = structuredClone(obj) as KObject;
-  shapeAsGo(copy, schemaOf(def.schemaRoot));
+  shapeAsGo(copy, schemaOf(def.schemaRoot!));
   return copy;
 };
 
@@ -33,7 +33,7 @@ describe('Go JSON shape', () => {
         }
       }
     };
-    for (const def of allDefinitions) visit(def.schemaRoot.name);
+    for (const def of allDefinitions) visit(def.schemaRoot!.name);
     expect(seen.size).toBeGreaterThan(30);
     expect(missing).toEqual([]);
   });
@@ -99,7 +99,7 @@ describe('Go JSON shape', () => {
   });
 
   test('a field declared with a class keeps its tag when the class is resolved', () => {
-    const spec = deref(schemaOf(workloadDefinition.schemaRoot).properties!.spec)!;
+    const spec = deref(schemaOf(workloadDefinition.schemaRoot!).properties!.spec)!;
     expect([spec['x-go-omitempty'], Object.keys(spec.properties!)]).toEqual([false, ['controllerRef', 'podGroupTemplates', 'compositePodGroupTemplates']]);
   });
 });

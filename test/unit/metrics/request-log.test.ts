@@ -2,6 +2,7 @@
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { createMetrics, metricsMiddleware } from '../../../src/adapters/metrics';
+import { requestInfo } from '../../../src/auth/request-info';
 
 test('only requests slower than the threshold reach info', async () => {
   const lines: Array<{ level: string; msg: string; extra?: any }> = [];
@@ -9,7 +10,7 @@ test('only requests slower than the threshold reach info', async () => {
     enabled: (level: string) => level !== 'debug',
   });
   const app = express();
-  app.use(metricsMiddleware(createMetrics(async () => []), log, 0.2));
+  app.use(metricsMiddleware(createMetrics(async () => []), log, (req) => requestInfo(req.method, req.url), 0.2));
   app.get('/api/v1/namespaces/default/configmaps/fast', (_req, res) => res.end('{}'));
   app.get('/api/v1/namespaces/default/configmaps/slow', (_req, res) => void setTimeout(() => res.end('{}'), 300));
   const server = app.listen(0, '127.0.0.1');

@@ -212,9 +212,9 @@ describe('PodDisruptionBudget definition', () => {
   });
 
   test('selector patches replace; conditions merge by type', () => {
-    const spec = propertySchema(schemaOf(def.schemaRoot), 'spec');
+    const spec = propertySchema(schemaOf(def.schemaRoot!), 'spec');
     expect(propertySchema(spec, 'selector')).toMatchObject({ 'x-kubernetes-patch-strategy': 'replace' });
-    const status = propertySchema(schemaOf(def.schemaRoot), 'status');
+    const status = propertySchema(schemaOf(def.schemaRoot!), 'status');
     expect(propertySchema(status, 'conditions')).toMatchObject({ 'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-patch-merge-key': 'type' });
   });
 
@@ -229,7 +229,7 @@ describe('PodDisruptionBudget definition', () => {
       conditions: [{ type: 'DisruptionAllowed', status: 'True', observedGeneration: 2, lastTransitionTime: '2026-01-02T03:04:05Z', reason: 'SufficientPods', message: '' }],
     };
     const obj = { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web' }, spec: { minAvailable: '50%', selector: {} }, status: structuredClone(status) };
-    expect(checkAndPrune(obj, schemaOf(def.schemaRoot))).toEqual({ unknownFields: [], typeErrors: [] });
+    expect(checkAndPrune(obj, schemaOf(def.schemaRoot!))).toEqual({ unknownFields: [], typeErrors: [] });
     expect(obj.status).toEqual(status);
   });
 

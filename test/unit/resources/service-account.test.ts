@@ -35,7 +35,7 @@ describe('ServiceAccount strategy', () => {
 
 describe('ServiceAccount schema', () => {
   test('secrets merge by name; imagePullSecrets are atomic', () => {
-    const root = schemaOf(serviceAccountDefinition.schemaRoot);
+    const root = schemaOf(serviceAccountDefinition.schemaRoot!);
     expect(propertySchema(root, 'secrets')).toMatchObject({ 'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-patch-merge-key': 'name', 'x-kubernetes-list-type': 'map' });
     expect(propertySchema(root, 'imagePullSecrets')).toMatchObject({ 'x-kubernetes-list-type': 'atomic' });
     expect(propertySchema(root, 'automountServiceAccountToken')).toMatchObject({ type: 'boolean' });

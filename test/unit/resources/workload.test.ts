@@ -181,7 +181,7 @@ describe('Workload definition', () => {
   });
 
   test('resourceClaims merge by name and keep keys; template lists are keyed by name', () => {
-    const spec = propertySchema(schemaOf(def.schemaRoot), 'spec');
+    const spec = propertySchema(schemaOf(def.schemaRoot!), 'spec');
     const list = propertySchema(spec, 'podGroupTemplates');
     expect(list).toMatchObject({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] });
     expect(list?.['x-kubernetes-patch-strategy']).toBeUndefined();

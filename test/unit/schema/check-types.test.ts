@@ -14,10 +14,10 @@ const sample = () => ({
 
 test('checkTypes gives checkAndPrune report and leaves the value as it was', () => {
   const value = sample();
-  const report = checkTypes(value, schemaOf(def.schemaRoot), '', def.kind);
+  const report = checkTypes(value, schemaOf(def.schemaRoot!), '', def.kind);
   expect(value).toEqual(sample());
   const pruned = sample();
-  expect(report).toEqual(checkAndPrune(pruned, schemaOf(def.schemaRoot), '', def.kind));
+  expect(report).toEqual(checkAndPrune(pruned, schemaOf(def.schemaRoot!), '', def.kind));
   expect(report.unknownFields.length).toBeGreaterThan(0);
   expect(report.typeErrors.length).toBeGreaterThan(0);
   expect(pruned).not.toEqual(sample());

@@ -1,10 +1,10 @@
 /**
- * A create answers with the bytes it stored plus its revision (the object is not encoded twice): the same bytes a
+ * Every write answers with the bytes it stored plus its revision (the object is not encoded twice): the same bytes a
  * GET of it returns, on both backends; kinds stored as another kind, pretty output and dry runs are encoded as before.
  */
 import { backends, CacheServer, cmPath, configMap, send, startWriteServer, until } from './write-helpers';
 
-describe.each(backends)('create responses (%s)', (backend) => {
+describe.each(backends)('write responses (%s)', (backend) => {
   let s: CacheServer;
   beforeAll(async () => {
     s = await startWriteServer(backend);
@@ -51,24 +51,62 @@ describe.each(backends)('create responses (%s)', (backend) => {
     expect(created.json.metadata.resourceVersion).toMatch(/^\d+$/);
   });
 
-  test("the registry's JSON of a created object is the object's encoding, revision last in metadata", async () => {
+  test("the registry's JSON of a written object is the object's encoding, revision last in metadata", async () => {
     const def = (plural: string) => s.registry.definitions.find((d) => d.plural === plural)!;
     const user = { username: 'system:admin', groups: ['system:masters'] };
     const opts = (dryRun = false) => ({ user, dryRun, fieldValidation: 'Strict' as const, warnings: [], fieldManager: 'test' });
     const body = configMap('registry', { a: '}' }, { annotations: { b: '"}' } });
-    const created = await s.registry.createWithJson(def('configmaps'), 'default', structuredClone(body), opts());
+    const created = await s.registry.create(def('configmaps'), 'default', structuredClone(body), opts());
     expect(created.json).toBe(JSON.stringify(created.object));
-    expect(Object.keys(JSON.parse(created.json!).metadata).at(-1)).toBe('resourceVersion');
-    const dry = await s.registry.createWithJson(def('configmaps'), 'default', { ...structuredClone(body), metadata: { name: 'registry-dry' } }, opts(true));
-    expect(dry.json).toBeUndefined();
-    const lease = await s.registry.createWithJson(def('leases'), 'default', { apiVersion: 'coordination.svc.io/v1', kind: 'Lease', metadata: { name: 'l' }, spec: { holderIdentity: 'h' } }, opts());
+    expect(Object.keys(JSON.parse(String(created.json)).metadata).at(-1)).toBe('resourceVersion');
+    const dry = await s.registry.create(def('configmaps'), 'default', { ...structuredClone(body), metadata: { name: 'registry-dry' } }, opts(true));
+    expect(dry.json).toBe(JSON.stringify(dry.object));
+    const lease = await s.registry.create(def('leases'), 'default', { apiVersion: 'coordination.svc.io/v1', kind: 'Lease', metadata: { name: 'l' }, spec: { holderIdentity: 'h' } }, opts());
     expect(lease.json).toBe(JSON.stringify(lease.object));
     const events = s.registry.definitions.find((d) => d.plural === 'events' && d.group === 'events.svc.io')!;
-    const event = await s.registry.createWithJson(events, 'default', {
+    const event = await s.registry.create(events, 'default', {
       apiVersion: 'events.svc.io/v1', kind: 'Event', metadata: { name: 'e' }, eventTime: '2026-03-01T10:00:00.123456Z',
       reportingController: 'example.com/c', reportingInstance: 'c-1', action: 'A', reason: 'R', type: 'Normal',
     }, opts());
-    expect(event.json).toBeUndefined(); // stored as a core Event: its stored bytes are not its answer
+    // Stored as a core Event: its stored bytes are not its answer, which is encoded from the object.
+    expect(JSON.parse(String(event.json))).toMatchObject({ kind: 'Event', apiVersion: 'events.svc.io/v1', reportingController: 'example.com/c' });
+    const updated = await s.registry.update(def('configmaps'), 'default', 'registry', { ...structuredClone(body), data: { a: '{' } }, opts());
+    expect(JSON.parse(String(updated.json))).toEqual(updated.object);
+    expect(Object.keys(JSON.parse(String(updated.json)).metadata).at(-1)).toBe('resourceVersion');
+  });
+
+  // Each write encodes its object once, for storage; the answer is those bytes (counted by watching JSON.stringify).
+  test.each([
+    ['PUT', 'PUT', (rv: string) => ({ body: configMap('once', { v: '2' }, { resourceVersion: rv, labels: { l: '1' } }), type: 'application/json', query: '' })],
+    ['merge PATCH', 'PATCH', () => ({ body: { data: { v: '3' } }, type: 'application/merge-patch+json', query: '' })],
+    ['server-side apply', 'PATCH', () => ({ body: configMap('once', { v: '4' }), type: 'application/apply-patch+yaml', query: '?fieldManager=once&force=true' })],
+  ])('a %s encodes the object once', async (_verb, method, request) => {
+    const existing = await send(s, 'GET', `${cmPath()}/once`);
+    const rv = existing.status === 200 ? existing.json.metadata.resourceVersion : (await send(s, 'POST', cmPath(), configMap('once', { v: '1' }))).json.metadata.resourceVersion;
+    const { body, type, query } = request(rv);
+    const payload = JSON.stringify(body);
+    const stringify = JSON.stringify;
+    let encodings = 0;
+    JSON.stringify = ((value: unknown, ...rest: unknown[]) => {
+      const v = value as { kind?: string; metadata?: { name?: string } } | undefined;
+      if (v?.kind === 'ConfigMap' && v.metadata?.name === 'once') encodings++;
+      return (stringify as (...a: unknown[]) => string)(value, ...rest);
+    }) as typeof JSON.stringify;
+    let r;
+    try {
+      r = await send(s, method, `${cmPath()}/once${query}`, payload, type);
+    } finally {
+      JSON.stringify = stringify;
+    }
+    expect(r.status).toBe(200);
+    expect(encodings).toBe(1);
+    let got = '';
+    await until(async () => {
+      const g = await send(s, 'GET', `${cmPath()}/once?resourceVersion=${r.json.metadata.resourceVersion}`);
+      got = g.text;
+      return g.status === 200 && g.json.metadata.resourceVersion === r.json.metadata.resourceVersion;
+    }, 'a GET of the written object');
+    expect(r.text).toBe(got);
   });
 
   test('pretty output and dry runs are encoded from the object', async () => {

@@ -1,0 +1,78 @@
+/**
+ * Serves the kinds every established CustomResourceDefinition defines: on
+ * each pass (woken by CRD changes) the CRDs in the watch cache are turned into ResourceDefinitions
+ * (resources/custom-resource) and the registry's served set is brought in
+ * line, so routes, discovery, OpenAPI, stores and the watch cache follow,
+ * without a restart, on every replica (each replica runs this, with or
+ * without leader election, as each kube-apiserver serves CRDs itself).
+ */
+import type { KObject } from '../../machinery/object';
+import type { ResourceDefinition } from '../../machinery/resource-definition';
+import type { DefinitionSet } from '../../registry/definition-set';
+import type { RegistryClient } from '../registry-client';
+import { watching, type WatchChanges } from '../changes';
+import { CRDConditions, customResourceDefinitionDefinition, isConditionTrue, type CustomResourceDefinitionStatusObject } from '../../resources/custom-resource-definition';
+import { customResourceKinds } from '../../resources/custom-resource';
+import type { Log } from '../controller-identity';
+import { startPassLoop, type PassLoop } from '../pass-loop';
+
+interface ServedCrd {
+  /** What the kinds were built from: a CRD whose spec, names or state change is built again. */
+  basis: string;
+  defs: ResourceDefinition[];
+}
+
+/** Whether a CRD's kinds are served: established (names accepted), terminating or not. */
+export function isServed(crd: KObject): boolean {
+  return isConditionTrue(crd.status as CustomResourceDefinitionStatusObject | undefined, CRDConditions.established);
+}
+
+function isTerminating(crd: KObject): boolean {
+  return !!crd.metadata.deletionTimestamp || isConditionTrue(crd.status as CustomResourceDefinitionStatusObject | undefined, CRDConditions.terminating);
+}
+
+export interface CrdServing extends PassLoop {
+  /** The CRDs present when the server started are served (readyz). */
+  synced(): boolean;
+}
+
+export function startCrdServing(registry: RegistryClient, servedKinds: Pick<DefinitionSet, 'add' | 'remove'>, log: Log, watch: WatchChanges): CrdServing {
+  const served = new Map<string, ServedCrd>();
+  let synced = false;
+  const replace = (name: string, next: ServedCrd | undefined) => {
+    const before = served.get(name);
+    for (const def of before?.defs ?? []) servedKinds.remove(def);
+    if (next) {
+      for (const def of next.defs) servedKinds.add(def);
+      served.set(name, next);
+    } else served.delete(name);
+  };
+  const loop = startPassLoop({
+    name: 'crd-serving',
+    subscribe: watching(watch, [customResourceDefinitionDefinition]),
+    log,
+    pass: async () => {
+      const crds = (await registry.list(customResourceDefinitionDefinition, { resourceVersion: '0' })).items;
+      const wanted = new Set<string>();
+      for (const crd of crds) {
+        const name = crd.metadata.name!;
+        if (!isServed(crd)) continue;
+        wanted.add(name);
+        const terminating = isTerminating(crd);
+        const basis = JSON.stringify([crd.metadata.uid, crd.spec, (crd.status as CustomResourceDefinitionStatusObject).acceptedNames, terminating]);
+        if (served.get(name)?.basis === basis) continue;
+        const defs = customResourceKinds(crd, { terminating });
+        replace(name, { basis, defs });
+        log('info', 'serving custom resources', { crd: name, versions: defs.map((d) => d.version), terminating });
+      }
+      for (const name of [...served.keys()]) {
+        if (wanted.has(name)) continue;
+        replace(name, undefined);
+        log('info', 'no longer serving custom resources', { crd: name });
+      }
+      synced = true;
+      return undefined;
+    },
+  });
+  return { ...loop, synced: () => synced };
+}
