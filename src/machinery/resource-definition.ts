@@ -22,6 +22,8 @@ export interface StrategyContext {
   user: UserInfo;
   /** Answers permission questions of admission checks (e.g. `approve` on a signer). */
   authorizer: AuthorizerPort;
+  /** The request's warnings (the `Warning` header): validation may add some (CEL rules ratcheted on unchanged values). */
+  warnings?: string[];
 }
 
 /**
@@ -100,6 +102,22 @@ export interface SubresourceStrategy {
   resetObjectMeta?: boolean;
   /** Verbs served on the subresource. */
   verbs: Array<'get' | 'update' | 'patch'>;
+  /** The subresource reads and writes a view of the object in another kind (a custom resource's /scale). */
+  view?: SubresourceView;
+}
+
+/**
+ * A view of an object in another kind (upstream's autoscaling/v1 Scale of a custom resource): read from the
+ * object, and written back into it. Writes through it go through the kind's own update rules.
+ */
+export interface SubresourceView {
+  group: string;
+  version: string;
+  kind: string;
+  toView(obj: KObject): KObject;
+  /** Writes the view's changes into `obj`, a copy of the stored object. */
+  fromView(view: KObject, obj: KObject): void;
+  validate(view: KObject): FieldError[];
 }
 
 export interface ColumnDefinition {

@@ -9,6 +9,7 @@
  */
 import type { KObject } from '../machinery/object';
 import type { ResourceDefinition, UserInfo } from '../machinery/resource-definition';
+import type { WriteOptions } from './request';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE';
 
@@ -26,6 +27,11 @@ export interface AdmissionAttributes {
   oldObject?: KObject;
   user: UserInfo;
   dryRun: boolean;
+  /**
+   * The request's options (CreateOptions, UpdateOptions, PatchOptions, DeleteOptions): plugins add to its warnings
+   * (the `Warning` header) and audit annotations, and show it to webhooks.
+   */
+  options: WriteOptions;
 }
 
 export interface AdmissionPlugin {

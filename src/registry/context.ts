@@ -22,8 +22,8 @@ export interface RegistryDeps {
   admission?: AdmissionChain;
 }
 
-export function strategyContext(deps: RegistryDeps, user: UserInfo): StrategyContext {
-  return { gates: deps.gates, clock: deps.clock, crypto: deps.crypto, user, authorizer: deps.authorizer ?? alwaysAllow };
+export function strategyContext(deps: RegistryDeps, user: UserInfo, warnings?: string[]): StrategyContext {
+  return { gates: deps.gates, clock: deps.clock, crypto: deps.crypto, user, authorizer: deps.authorizer ?? alwaysAllow, warnings };
 }
 
 let lastSecond = NaN;

@@ -125,6 +125,28 @@ export class Registry {
     return this.store(def).guaranteedUpdate(namespace, name, opts, undefined, false, produce, false);
   }
 
+  /**
+   * A write through a subresource view (a custom resource's /scale): `change` makes the new view from the current
+   * one, which is validated as the view's kind and written back into the object under the kind's own update rules.
+   * A resourceVersion in the new view is a precondition, as on any update.
+   */
+  updateView(def: ResourceDefinition, namespace: string | undefined, name: string, subresource: string, opts: WriteOptions, change: (current: KObject) => KObject): Promise<ObjectResult> {
+    const view = def.subresources[subresource]?.view;
+    if (!view) throw errors.notFoundPath();
+    // A pinned resourceVersion is checked against each attempt's stored object, so a lost race is a 409 then too.
+    return this.store(def).guaranteedUpdate(namespace, name, opts, undefined, false, async (old, copy) => {
+      if (!old) throw errors.notFound(def, name);
+      const next = change(view.toView(old));
+      const errs = view.validate(next);
+      if (errs.length) throw errors.invalid({ group: view.group, kind: view.kind }, name, errs);
+      const obj = copy();
+      view.fromView(next, obj);
+      const rv = (next.metadata as KObject['metadata'] | undefined)?.resourceVersion;
+      if (rv) obj.metadata.resourceVersion = rv;
+      return obj;
+    }, false);
+  }
+
   delete(def: ResourceDefinition, namespace: string | undefined, name: string, opts: DeleteOptions): Promise<DeleteResult> {
     return deleteObject(this.store(def), namespace, name, opts);
   }

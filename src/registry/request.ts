@@ -14,6 +14,10 @@ export interface WriteOptions {
   apiVersion?: string;
   /** Set by server-side apply, which records its own managedFields entry (no Update entry then). */
   appliedManagedFields?: boolean;
+  /** Annotations admission adds to the request's audit event (upstream's audit annotations). */
+  auditAnnotations?: Record<string, string>;
+  /** Which options these are, as admission webhooks are told (CreateOptions, UpdateOptions, PatchOptions, DeleteOptions). */
+  kind?: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions';
 }
 
 export interface DeleteOptions extends WriteOptions {

@@ -77,6 +77,7 @@ export class ResourceStore {
       oldObject: old,
       user: opts.user,
       dryRun: opts.dryRun,
+      options: opts,
     };
     await admission.admit(attributes);
     await admission.validate(attributes);
@@ -106,7 +107,7 @@ export class ResourceStore {
 
   async create(namespace: string | undefined, obj: KObject, opts: WriteOptions, created = false): Promise<ObjectResult> {
     const { def } = this;
-    const ctx = strategyContext(this.deps, opts.user);
+    const ctx = strategyContext(this.deps, opts.user, opts.warnings);
     checkTypeMeta(def, obj);
     const meta = obj.metadata;
     const clientRV = meta.resourceVersion;
@@ -123,6 +124,7 @@ export class ResourceStore {
       object: obj,
       user: opts.user,
       dryRun: opts.dryRun,
+      options: opts,
     });
     await admission?.admit(attributes());
     meta.uid = this.deps.random.uuid();
@@ -211,7 +213,7 @@ export class ResourceStore {
   ): Promise<ObjectResult> {
     const { def } = this;
     const key = this.key(namespace, name);
-    const ctx = strategyContext(this.deps, opts.user);
+    const ctx = strategyContext(this.deps, opts.user, opts.warnings);
     // A failed compare-and-swap returns the value that won, so a retry needs no second read.
     let known: { value: KeyValue | undefined } | undefined;
     for (let attempt = 0; attempt < maxCasAttempts; attempt++) {
@@ -253,6 +255,7 @@ export class ResourceStore {
         oldObject: old,
         user: opts.user,
         dryRun: opts.dryRun,
+        options: opts,
       };
       await this.deps.admission?.admit(attributes);
       if (subresource) {

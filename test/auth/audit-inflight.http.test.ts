@@ -4,6 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { startSecureTestServer, SecureTestServer, Credentials } from '../support/secure-server';
 import { defaultPolicy, parsePolicy } from '../../src/auth/audit/policy';
 import type { AuditSinkPort } from '../../src/ports/audit.port';
+import { until } from '../support/until';
+import { WatchClient } from '../watch/harness';
 
 class MemorySink implements AuditSinkPort {
   lines: string[] = [];
@@ -117,14 +119,10 @@ describe('max in-flight requests', () => {
     return { finish: () => req.end(body.slice(5)), status };
   }
 
-  const whenHeld = async (check: () => Promise<boolean>) => {
-    for (let i = 0; i < 100 && !(await check()); i++) await new Promise((r) => setTimeout(r, 20));
-  };
-
   it('answers 429 with Retry-After past --max-mutating-requests-inflight; reads still pass', async () => {
     const held = heldRequest('POST', '/api/v1/namespaces/flood/configmaps', bob);
     let rejected: Awaited<ReturnType<SecureTestServer['call']>> | undefined;
-    await whenHeld(async () => {
+    await until('a second write to be refused', async () => {
       rejected = await s.call('POST', '/api/v1/namespaces/flood/configmaps', bob, { metadata: { name: 'second' } });
       return rejected.status === 429;
     });
@@ -147,7 +145,7 @@ describe('max in-flight requests', () => {
     expect(await opened).toBe(200);
     const held = heldRequest('GET', '/api/v1/namespaces/flood/configmaps', bob);
     let second = 0;
-    await whenHeld(async () => (second = (await s.call('GET', '/api/v1/namespaces/flood/configmaps', bob)).status) === 429);
+    await until('a second read to be refused', async () => (second = (await s.call('GET', '/api/v1/namespaces/flood/configmaps', bob)).status) === 429);
     expect(second).toBe(429);
     held.finish();
     expect(await held.status).toBe(200);
@@ -157,11 +155,15 @@ describe('max in-flight requests', () => {
 
 describe('fair queuing between users (upstream API Priority and Fairness, one level)', () => {
   let s: SecureTestServer;
+  let admin: Credentials;
   let storm: Credentials;
   let quiet: Credentials;
+  // The audit's RequestReceived stage is written as a request passes into max-in-flight (upstream's filter order:
+  // audit, then max-in-flight): the tests read from it that a request holds its seat or waits in its queue.
+  const sink = new MemorySink();
   beforeAll(async () => {
-    s = await startSecureTestServer('lmdb', { limits: { readOnly: 100, mutating: 100, seats: 1 } });
-    const admin = await s.clientCert('system:admin', ['system:masters']);
+    s = await startSecureTestServer('lmdb', { limits: { readOnly: 100, mutating: 100, seats: 1 }, audit: { policy: defaultPolicy, sink } });
+    admin = await s.clientCert('system:admin', ['system:masters']);
     await s.call('POST', '/apis/rbac.authorization.svc.io/v1/clusterrolebindings', admin, {
       metadata: { name: 'storm-and-quiet' },
       roleRef: { apiGroup: 'rbac.authorization.svc.io', kind: 'ClusterRole', name: 'cluster-admin' },
@@ -173,25 +175,36 @@ describe('fair queuing between users (upstream API Priority and Fairness, one le
   afterAll(() => s.close());
 
   it("a user's request waits behind at most one request of a busier user, not its whole backlog", async () => {
+    /** Each request names itself in its User-Agent; received once the audit has its RequestReceived stage. */
+    const received = (who: string) => until(`${who} to be received`, () => sink.events().some((e) => e.userAgent === who && e.stage === 'RequestReceived'));
+    const list = await s.call('GET', '/api/v1/namespaces/fair/configmaps', admin);
+    // Over the plain port, as system:admin: a watch is long-running and takes no seat.
+    const watch = await WatchClient.open(s.plainUrl, `/api/v1/namespaces/fair/configmaps?watch=1&resourceVersion=${list.json.metadata.resourceVersion}`);
     const body = JSON.stringify({ metadata: { name: 'held' } });
-    const held = request(`${s.url}/api/v1/namespaces/fair/configmaps`, { method: 'POST', ca: s.pki.ca.certPem, cert: storm.cert, key: storm.key, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } });
+    const held = request(`${s.url}/api/v1/namespaces/fair/configmaps`, { method: 'POST', ca: s.pki.ca.certPem, cert: storm.cert, key: storm.key, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'User-Agent': 'held' } });
     held.on('error', () => undefined); // the assertions below report a failure; a reset socket must not crash the run
     const heldDone = new Promise<void>((resolve) => held.on('response', (res) => res.resume().on('end', resolve)));
     held.write(body.slice(0, 5));
     held.flushHeaders();
-    // Time for the held request to be authenticated and take the one seat (generous: CI machines are busy).
-    await new Promise((r) => setTimeout(r, 1000));
+    await received('held'); // nobody waited and the seat was free: it holds the seat until its body is complete
     const finished: string[] = [];
     const send = (who: string, creds: Credentials) =>
-      s.call('POST', '/api/v1/namespaces/fair/configmaps', creds, { metadata: { name: who } }).then((r) => {
+      s.call('POST', '/api/v1/namespaces/fair/configmaps', { ...creds, headers: { 'User-Agent': who } }, { metadata: { name: who } }).then((r) => {
         expect(r.status).toBe(201);
         finished.push(who);
       });
     const backlog = [send('storm-1', storm), send('storm-2', storm), send('storm-3', storm)];
-    await new Promise((r) => setTimeout(r, 1500));
+    for (const who of ['storm-1', 'storm-2', 'storm-3']) await received(who);
     const mine = send('quiet-1', quiet);
-    await new Promise((r) => setTimeout(r, 1500));
+    await received('quiet-1');
+    // Nothing ran while the seat was held. Barrier: a create by system:admin (exempt, it takes no seat), which the
+    // watch must deliver; it delivers in revision order, so a create by any waiting request would come before it.
+    const sentinel = await s.call('POST', '/api/v1/namespaces/fair/configmaps', admin, { metadata: { name: 'sentinel' } });
+    expect(sentinel.status).toBe(201);
+    const seen = await watch.through(sentinel.json.metadata.resourceVersion);
+    expect(seen.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED sentinel']);
     expect(finished).toEqual([]);
+    watch.close();
     held.end(body.slice(5));
     await Promise.all([heldDone, mine, ...backlog]);
     // First in line is whichever storm request queued first; the quiet user comes right after it.

@@ -6,6 +6,7 @@
 import type { StoragePort } from '../../src/ports/storage.port';
 import { backends } from '../support/test-server';
 import { startSecureTestServer, SecureTestServer, Credentials } from '../support/secure-server';
+import { until } from '../support/until';
 
 const rbac = '/apis/rbac.authorization.svc.io/v1';
 
@@ -57,13 +58,8 @@ describe.each(backends)('authentication and authorization on %s', (backend) => {
     await ok('GET', `${rbac}/namespaces/reads/rolebindings`);
     await ok('GET', '/api/v1/namespaces/reads/serviceaccounts');
     const as = { token };
-    let first = 0;
-    for (let i = 0; i < 40 && first !== 200; i++) {
-      // The authorizer's view of the new binding follows the cache's watch: allow it a moment.
-      first = (await s.call('GET', '/api/v1/namespaces/reads/configmaps/c?resourceVersion=0', as)).status;
-      if (first !== 200) await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(first).toBe(200);
+    // The authorizer's view of the new binding follows the cache's watch: allow it a moment.
+    await until('the new binding to allow a read', async () => (await s.call('GET', '/api/v1/namespaces/reads/configmaps/c?resourceVersion=0', as)).status === 200);
     const before = counter.reads();
     for (let i = 0; i < 20; i++) {
       expect((await s.call('GET', '/api/v1/namespaces/reads/configmaps/c?resourceVersion=0', as)).status).toBe(200);

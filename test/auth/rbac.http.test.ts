@@ -1,5 +1,6 @@
 /** RBAC over real TLS: an allow/deny matrix, escalation and bind checks, impersonation, reviews, the bootstrap policy. */
 import { backends } from '../support/test-server';
+import { until } from '../support/until';
 import { startSecureTestServer, SecureTestServer, Credentials } from '../support/secure-server';
 import { createRbac } from '../support/rbac-grant';
 
@@ -203,22 +204,18 @@ describe('ClusterRole aggregation', () => {
   afterAll(() => s.close());
 
   const rulesOf = async (name: string) => (await s.call('GET', `${rbac}/clusterroles/${name}`, admin)).json.rules ?? [];
-  const eventually = async (check: () => Promise<boolean>) => {
-    for (let i = 0; i < 100 && !(await check()); i++) await new Promise((r) => setTimeout(r, 100));
-    return check();
-  };
 
   it('fills view/edit/admin from the labelled roles and follows a user-labelled one', async () => {
     const hasConfigMapRead = (rules: Array<{ resources?: string[]; verbs: string[] }>) => rules.some((r) => r.resources?.includes('configmaps') && r.verbs.includes('list'));
-    expect(await eventually(async () => hasConfigMapRead(await rulesOf('view')))).toBe(true);
-    expect(await eventually(async () => hasConfigMapRead(await rulesOf('admin')))).toBe(true);
+    await until('configmaps list in view', async () => hasConfigMapRead(await rulesOf('view')));
+    await until('configmaps list in admin', async () => hasConfigMapRead(await rulesOf('admin')));
     await createRbac(s, admin, `${rbac}/clusterroles`, {
       metadata: { name: 'widgets-view', labels: { 'rbac.authorization.svc.io/aggregate-to-view': 'true' } },
       rules: [{ apiGroups: ['example.com'], resources: ['widgets'], verbs: ['get'] }],
     });
     const hasWidgets = async () => (await rulesOf('view')).some((r: { resources?: string[] }) => r.resources?.includes('widgets'));
-    expect(await eventually(hasWidgets)).toBe(true);
+    await until('widgets in view', hasWidgets);
     await s.call('DELETE', `${rbac}/clusterroles/widgets-view`, admin);
-    expect(await eventually(async () => !(await hasWidgets()))).toBe(true);
+    await until('widgets gone from view', async () => !(await hasWidgets()));
   });
 });

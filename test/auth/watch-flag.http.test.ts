@@ -7,6 +7,7 @@ import { request } from 'node:https';
 import { backends } from '../support/test-server';
 import { startSecureTestServer, SecureTestServer, Credentials } from '../support/secure-server';
 import { createRbac } from '../support/rbac-grant';
+import { until } from '../support/until';
 
 const rbac = '/apis/rbac.authorization.svc.io/v1';
 const collection = '/api/v1/namespaces/team/configmaps';
@@ -106,11 +107,10 @@ describe.each(backends)('the watch flag read once (%s)', (backend) => {
     for (const [query] of table) await open(s, `${collection}${query}`, watcher);
     // A watch is counted when its stream ends: wait until every one of them has been.
     const watches = table.filter(([, w]) => w).length;
-    let after = await scrape();
-    for (let i = 0; i < 100 && after.watch - before.watch < watches; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      after = await scrape();
-    }
+    const after = await until('every watch to be counted', async () => {
+      const now = await scrape();
+      return now.watch - before.watch >= watches && now;
+    });
     expect(after.watch - before.watch).toBe(watches);
     expect(after.list - before.list).toBe(table.length - watches);
   });

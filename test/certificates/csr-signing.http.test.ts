@@ -6,6 +6,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { backends } from '../support/test-server';
+import { until } from '../support/until';
 import { startSecureTestServer, type Credentials, type SecureTestServer } from '../support/secure-server';
 import { inspectCertificate, opensslRequest, type OpensslKeyType } from '../support/certificate-check';
 import { FileCertificateAuthority } from '../../src/adapters/certificate-authority';
@@ -16,15 +17,6 @@ const b64 = (b: Buffer | string) => Buffer.from(b).toString('base64');
 const hour = 3600_000;
 const maxTtlMs = 48 * hour;
 const bootstrapToken = '07401b.f395accd246ae52d';
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, tries = 200): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe.each(backends)('certificate signing and approval on %s', (backend) => {
   let s: SecureTestServer;

@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { backends } from '../support/test-server';
+import { until } from '../support/until';
 import { startSecureTestServer, type Credentials, type SecureTestServer } from '../support/secure-server';
 import { inspectCertificate, opensslRequest, type OpensslKeyType } from '../support/certificate-check';
 import { FileCertificateAuthority } from '../../src/adapters/certificate-authority';
@@ -22,15 +23,6 @@ const SAS = `/api/v1/namespaces/${ns}/serviceaccounts`;
 const rbac = '/apis/rbac.authorization.svc.io/v1';
 const hour = 3600_000;
 const podSigner = 'svc.io/apiserver-client-pod';
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, tries = 200): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 /** The value of the extension with this dotted OID, from `openssl asn1parse`, as DER bytes. */
 function extensionValue(certPem: string, oid: string): { critical: boolean; der: Buffer } | undefined {

@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { backends } from '../support/test-server';
+import { until } from '../support/until';
 import { startSecureTestServer, type Credentials, type SecureTestServer } from '../support/secure-server';
 import { inspectCertificate, opensslRequest } from '../support/certificate-check';
 import { makeLeafCertPem } from '../support/crypto-fixtures';
@@ -26,14 +27,8 @@ const signers = ['svc.io/apiserver-client', 'svc.io/apiserver-client-node', 'svc
 const minute = 60_000;
 const b64 = (b: Buffer | string) => Buffer.from(b).toString('base64');
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, tries = 300): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+/** This suite's waits had 15 s (300 probes 50 ms apart) before the shared until, and keep it. */
+const slow = { timeoutMs: 15_000 };
 
 /** upstream's bundle name, computed here without the server's code. */
 const expectedName = (signer: string, pem: string) => `${signer.replace('/', ':')}:${createHash('sha256').update(pem).digest('hex').slice(0, 24)}`;
@@ -66,7 +61,7 @@ describe.each(backends)('trust bundles and cleaners on %s', (backend) => {
 
   it('publishes one ClusterTrustBundle per built-in signer, named as upstream, holding the CA', async () => {
     const ca = readFileSync(caCert(), 'utf8');
-    const found = await until('four bundles', async () => ((await bundles()).length === 4 ? bundles() : undefined));
+    const found = await until('four bundles', async () => ((await bundles()).length === 4 ? bundles() : undefined), slow);
     expect(found.map((b) => b.metadata.name).sort()).toEqual(signers.map((n) => expectedName(n, ca)).sort());
     for (const b of found) expect(b.spec.trustBundle).toBe(ca);
     // Readable by any authenticated user, as the spec says.
@@ -76,7 +71,7 @@ describe.each(backends)('trust bundles and cleaners on %s', (backend) => {
   it('a deleted bundle comes back', async () => {
     const [first] = await bundles();
     expect((await s.call('DELETE', `${CTBS}/${first.metadata.name}`, admin)).status).toBe(200);
-    await until('the bundle again', async () => ((await s.call('GET', `${CTBS}/${first.metadata.name}`, admin)).status === 200 ? true : undefined));
+    await until('the bundle again', async () => ((await s.call('GET', `${CTBS}/${first.metadata.name}`, admin)).status === 200 ? true : undefined), slow);
   });
 
   it('replacing the CA files rotates the signing CA and its bundles', async () => {
@@ -90,7 +85,7 @@ describe.each(backends)('trust bundles and cleaners on %s', (backend) => {
     await until('the rotated bundles', async () => {
       const now = await bundles();
       return now.length === 4 && JSON.stringify(now.map((b) => b.metadata.name).sort()) === JSON.stringify(names) ? true : undefined;
-    });
+    }, slow);
     // Certificates issued from now on chain to the new CA.
     const { request } = opensslRequest({ keyType: 'p256', subject: '/CN=after-rotation' });
     expect((await s.call('POST', CSRS, admin, { metadata: { name: 'after-rotation' }, spec: { request: b64(request), signerName: 'svc.io/apiserver-client', usages: ['client auth'] } })).status).toBe(201);
@@ -98,7 +93,7 @@ describe.each(backends)('trust bundles and cleaners on %s', (backend) => {
     const pem = await until('the certificate', async () => {
       const c = (await s.call('GET', `${CSRS}/after-rotation`, admin)).json.status?.certificate;
       return c ? Buffer.from(c, 'base64').toString() : undefined;
-    });
+    }, slow);
     const cert = inspectCertificate(pem, rotated);
     expect(cert.opensslVerify.ok).toBe(true);
     expect(cert.issuer).toBe('CN=rotated-ca');
@@ -125,7 +120,7 @@ describe.each(backends)('trust bundles and cleaners on %s', (backend) => {
     it('deletes issued, denied and failed requests an hour after their condition, pending ones after a day', async () => {
       await make('c-issued', 'svc.io/apiserver-client');
       await conditions('c-issued', 'Approved');
-      await until('issuance', async () => ((await s.call('GET', `${CSRS}/c-issued`, admin)).json.status?.certificate ? true : undefined));
+      await until('issuance', async () => ((await s.call('GET', `${CSRS}/c-issued`, admin)).json.status?.certificate ? true : undefined), slow);
       await make('c-denied');
       await conditions('c-denied', 'Denied');
       await make('c-approved-only');

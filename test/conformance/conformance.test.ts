@@ -7,6 +7,7 @@ import { apiVersionOf } from '../../src/machinery/resource-definition';
 import { resourcePaths } from '../../src/adapters/http/routes';
 import { allDefinitions } from '../../src/resources';
 import { backends, startTestServer, TestServer } from '../support/test-server';
+import { until } from '../support/until';
 import type { KindFixture } from './fixture';
 import { loadFixtures } from './load-fixtures';
 
@@ -24,11 +25,7 @@ async function call(s: TestServer, method: string, path: string, body?: unknown,
 
 /** Waits (bounded) until GET answers 404. */
 async function gone(s: TestServer, path: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if ((await call(s, 'GET', path)).status === 404) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  expect((await call(s, 'GET', path)).status).toBe(404);
+  await until(`GET ${path} to answer 404`, async () => (await call(s, 'GET', path)).status === 404, { intervalMs: 100 });
 }
 
 function paths(f: KindFixture) {

@@ -1,20 +1,14 @@
 /** Small helpers shared by the storage contract suites. */
 import { randomBytes } from 'node:crypto';
 import type { StorageEvent, WatchCallbacks } from '../../src/ports/storage.port';
+import { until } from '../support/until';
 
 export const buf = (s: string): Buffer => Buffer.from(s);
 
 /** A key prefix no other test uses. */
 export const freshPrefix = (): string => `/contract-${randomBytes(6).toString('hex')}/`;
 
-/** Polls until pred() is true; fails with `what` after timeoutMs. */
-export async function until(pred: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!pred()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+export { until };
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -31,7 +25,7 @@ export class WatchRecorder {
   };
 
   waitForEvents(n: number, timeoutMs = 5000): Promise<void> {
-    return until(() => this.events.length >= n || this.errors.length > 0, `${n} watch events (have ${this.events.length})`, timeoutMs).then(
+    return until(`${n} watch events`, () => this.events.length >= n || this.errors.length > 0, { timeoutMs, onTimeout: () => `have ${this.events.length}` }).then(
       () => {
         if (this.errors.length) throw this.errors[0];
       },
@@ -39,7 +33,19 @@ export class WatchRecorder {
   }
 
   waitForError(timeoutMs = 5000): Promise<Error> {
-    return until(() => this.errors.length > 0, 'a watch error', timeoutMs).then(() => this.errors[0]);
+    return until('a watch error', () => this.errors.length > 0, { timeoutMs }).then(() => this.errors[0]);
+  }
+
+  /**
+   * The events up to and including the first at or past revision `rev`, once it has come: the barrier for "nothing
+   * more came". Write a key this watch must deliver after the action under test and pass its revision; events come in
+   * revision order, so anything else the action made it deliver is in the answer before it.
+   */
+  async through(rev: number, timeoutMs = 5000): Promise<StorageEvent[]> {
+    const at = () => this.events.findIndex((e) => e.modRevision >= rev);
+    await until(`the event at revision ${rev}`, () => at() >= 0 || this.errors.length > 0, { timeoutMs, onTimeout: () => `have ${this.events.length}` });
+    if (this.errors.length) throw this.errors[0];
+    return this.events.slice(0, at() + 1);
   }
 
   /** Summary used in assertions: type, key (without prefix), value, prevValue. */

@@ -11,7 +11,7 @@ import { EtcdWatch } from '../../src/adapters/etcd/etcd-watch';
 import { GrpcClient } from '../../src/adapters/etcd/grpc-client';
 import { FutureRevisionError, StorageTimeoutError, UnavailableError, type StorageEvent, type WatchCallbacks } from '../../src/ports/storage.port';
 import { freePort, testEtcdEndpoints } from '../support/etcd-harness';
-import { buf, freshPrefix, sleep } from './contract-helpers';
+import { buf, freshPrefix, sleep, until } from './contract-helpers';
 
 /** Accepts TCP connections and never says a word (a peer that is gone without a reset). */
 async function blackHole(): Promise<{ url: string; close: () => Promise<void> }> {
@@ -36,10 +36,12 @@ async function silencingProxy() {
   const target = new URL(testEtcdEndpoints()[0]);
   let silent = false;
   let connections = 0;
+  let dropped = 0;
   const sockets = new Set<Socket>();
   const proxy = createServer((client) => {
     connections++;
     sockets.add(client);
+    client.on('close', () => dropped++);
     const upstream = connect(Number(target.port), target.hostname);
     sockets.add(upstream);
     client.on('data', (d) => !silent && upstream.write(d));
@@ -54,6 +56,8 @@ async function silencingProxy() {
   return {
     url: `http://127.0.0.1:${(proxy.address() as { port: number }).port}`,
     connections: () => connections,
+    /** Client connections closed (by the client: the proxy closes one only when etcd does). */
+    dropped: () => dropped,
     silence: (on: boolean) => (silent = on),
     close: () => {
       for (const s of sockets) s.destroy();
@@ -67,10 +71,8 @@ function collect() {
   const events: StorageEvent[] = [];
   const errors: Error[] = [];
   const callbacks: WatchCallbacks = { onEvents: (e) => events.push(...e), onError: (e) => errors.push(e) };
-  const until = async (n: number, ms: number) => {
-    for (const end = Date.now() + ms; events.length < n && Date.now() < end; ) await sleep(25);
-  };
-  return { events, errors, callbacks, until };
+  const waitFor = (n: number, timeoutMs: number) => until(`${n} watch events`, () => events.length >= n, { timeoutMs, onTimeout: () => `have ${events.length}, errors: ${errors.join('; ')}` });
+  return { events, errors, callbacks, until: waitFor };
 }
 
 describe('etcd transport', () => {
@@ -103,12 +105,7 @@ describe('etcd transport', () => {
     const storage = openEtcdStorage({ endpoints: [hole.url, ...testEtcdEndpoints()], requestTimeoutMs: 300 });
     try {
       await expect(storage.get('/x')).rejects.toBeInstanceOf(StorageTimeoutError);
-      let answered = false;
-      for (let i = 0; i < 40 && !answered; i++) {
-        answered = await storage.get('/x').then(() => true, () => false);
-        if (!answered) await sleep(200);
-      }
-      expect(answered).toBe(true);
+      await until('a call answered by the next endpoint', () => storage.get('/x').then(() => true, () => false), { timeoutMs: 15_000, intervalMs: 200 });
     } finally {
       await storage.close();
       await hole.close();
@@ -142,7 +139,8 @@ describe('etcd transport', () => {
       expect((await kv.range({ key, count_only: true })).revision).toBeGreaterThan(0);
       expect(proxy.connections()).toBe(1);
       proxy.silence(true);
-      await sleep(200 + 2000 + 500); // idle, the ping goes unanswered, the session is dropped
+      // Idle 200 ms, the ping goes unanswered for 2 s, the session is dropped.
+      await until('the silent session to be dropped', () => proxy.dropped() >= 1, { timeoutMs: 5000 });
       proxy.silence(false);
       expect((await kv.range({ key, count_only: true })).revision).toBeGreaterThan(0);
       expect(proxy.connections()).toBe(2);
@@ -237,8 +235,9 @@ describe('etcd transport', () => {
       proxy.silence(true);
       await writer.create(`${p}b`, buf('2'));
       await writer.create(`${p}c`, buf('3'));
-      await sleep(200 + 2000 + 500); // idle, the ping goes unanswered, the session and its watch are dropped
-      expect(w.events).toHaveLength(1);
+      // Idle 200 ms, the ping goes unanswered for 2 s, the session and its watch are dropped.
+      await until('the silent session to be dropped', () => proxy.dropped() >= 1, { timeoutMs: 5000 });
+      expect(w.events).toHaveLength(1); // nothing came through the silent connection
       proxy.silence(false);
       await w.until(3, 20_000);
       watch.cancel();
@@ -258,7 +257,8 @@ describe('etcd transport', () => {
       await sleep(1000); // a first idle ping, answered
       proxy.silence(true);
       await writer.create(`${p}b`, buf('2'));
-      await sleep(5000 + 2000 + 1000); // the next one, after the quiet period, goes unanswered: the session is dropped
+      // The next ping, after the 5 s quiet period, goes unanswered for 2 s: the session is dropped.
+      await until('the silent session to be dropped', () => proxy.dropped() >= 1, { timeoutMs: 12_000 });
       proxy.silence(false);
       await w.until(2, 20_000);
       watch.cancel();

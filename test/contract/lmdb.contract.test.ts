@@ -5,15 +5,7 @@ import * as path from 'node:path';
 import { openLmdbStorage, type LmdbStorage } from '../../src/adapters/lmdb';
 import { CompactedError } from '../../src/ports/storage.port';
 import { describeStorageContract } from './storage.contract';
-
-/** Polls an async condition (bounded). */
-async function until(pred: () => Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await pred())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+import { until } from '../support/until';
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'lmdb-contract-'));
 
@@ -41,7 +33,7 @@ describe('lmdb adapter', () => {
     try {
       let rev = await storage.create('/h/a', Buffer.from('0'));
       for (let i = 1; i < 40; i++) rev = await storage.update('/h/a', Buffer.from(String(i)), rev);
-      await until(async () => rev - (await storage.compactedRevision()) <= 11, 'automatic compaction');
+      await until('automatic compaction', async () => rev - (await storage.compactedRevision()) <= 11);
       const compacted = await storage.compactedRevision();
       expect(rev - compacted).toBeGreaterThanOrEqual(10);
       await expect(storage.range('/h/', { revision: compacted - 1 })).rejects.toBeInstanceOf(CompactedError);
@@ -63,10 +55,10 @@ describe('lmdb adapter', () => {
       await storage.close();
       clock += 61_000;
       storage = openLmdbStorage(dir, opts);
-      await until(async () => (await storage.get('/ttl/a')) === undefined, 'the expiry of a after the restart');
+      await until('the expiry of a after the restart', async () => (await storage.get('/ttl/a')) === undefined);
       expect((await storage.get('/ttl/b'))?.value.toString()).toBe('b');
       clock += 60_000;
-      await until(async () => (await storage.get('/ttl/b')) === undefined, 'the expiry of b');
+      await until('the expiry of b', async () => (await storage.get('/ttl/b')) === undefined);
       expect((await storage.range('/ttl/')).count).toBe(0);
     } finally {
       await storage.close();
@@ -173,7 +165,7 @@ describe('lmdb watch memory', () => {
       expect(tail.length).toBeLessThan(40 / 4);
       const seen: number[] = [];
       const handle = storage.watch('/m/', first - 1, { onEvents: (evs) => seen.push(...evs.map((e) => e.modRevision)), onError: () => undefined });
-      await until(async () => seen.length === 40, 'replay of all 40 events');
+      await until('replay of all 40 events', async () => seen.length === 40);
       handle.cancel();
       expect(seen).toEqual(Array.from({ length: 40 }, (_, i) => first + i));
     } finally {

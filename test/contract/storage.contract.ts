@@ -163,7 +163,7 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
         expect(w.events[1]).toMatchObject({ createRevision: r1, prevModRevision: r1 });
         expect(w.events[3]).toMatchObject({ createRevision: r1, prevModRevision: r2 });
         expect(w.events[0].prevModRevision).toBeUndefined();
-        await until(() => w.progress.some((rev) => rev >= r4), 'progress after the writes', 4000);
+        await until('progress after the writes', () => w.progress.some((rev) => rev >= r4), { timeoutMs: 4000 });
       } finally {
         handle.cancel();
       }
@@ -186,8 +186,10 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
         await tail.waitForEvents(2);
         expect(all.events.map((e) => e.modRevision)).toEqual([r1, r2, r3, r4]);
         expect(tail.summary(p)).toEqual(['put b b1 -', 'delete b - b1']);
-        await new Promise((r) => setTimeout(r, 50)); // no duplicates trickle in afterwards
-        expect(all.events).toHaveLength(4);
+        // No duplicates trickle in afterwards: a barrier both watches must deliver next, with nothing before it.
+        const r5 = await s.create(`${p}sentinel`, buf('s'));
+        expect((await all.through(r5)).map((e) => e.modRevision)).toEqual([r1, r2, r3, r4, r5]);
+        expect((await tail.through(r5)).map((e) => e.modRevision)).toEqual([r3, r4, r5]);
       } finally {
         h1.cancel();
         h2.cancel();
@@ -203,8 +205,9 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
         const late = await Promise.all(Array.from({ length: 200 }, (_, i) => s.create(`${p}l${i}`, buf('y'))));
         const expected = [...early, ...late].sort((a, b) => a - b);
         await w.waitForEvents(expected.length, 15_000);
-        await new Promise((r) => setTimeout(r, 50));
-        expect(w.events.map((e) => e.modRevision)).toEqual(expected);
+        // Nothing more, no duplicate: a barrier the watch must deliver next, with nothing but the expected before it.
+        const sentinel = await s.create(`${p}sentinel`, buf('s'));
+        expect((await w.through(sentinel)).map((e) => e.modRevision)).toEqual([...expected, sentinel]);
       } finally {
         handle.cancel();
       }
@@ -241,7 +244,7 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
         const rev = await s.create(`${p}a/x`, buf('yes'));
         await s.create(`${p}a0`, buf('no'));
         await w.waitForEvents(1);
-        await until(() => w.progress.some((r) => r >= rev), 'progress past the last write', 4000);
+        await until('progress past the last write', () => w.progress.some((r) => r >= rev), { timeoutMs: 4000 });
         expect(w.summary(`${p}a/`)).toEqual(['put x yes -']);
         expect((await s.range(`${p}a/`)).items.map((i) => i.key)).toEqual([`${p}a/x`]);
       } finally {
@@ -256,7 +259,7 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
         await s.create(`${p}kept`, buf('k'));
         const r1 = await s.create(`${p}short`, buf('s1'), { ttlSeconds: 1 });
         const r2 = await s.update(`${p}short`, buf('s2'), r1, { ttlSeconds: 1 }); // renewed, still expiring
-        await until(() => w.events.some((e) => e.type === 'delete'), 'the expiry of short', 15_000);
+        await until('the expiry of short', () => w.events.some((e) => e.type === 'delete'), { timeoutMs: 15_000 });
         expect(w.summary(p)).toEqual(['put kept k -', 'put short s1 -', 'put short s2 s1', 'delete short - s2']);
         const deleted = w.events[3];
         expect(deleted.modRevision).toBeGreaterThan(r2);
@@ -277,8 +280,7 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
       await s.create(`${p}b`, buf('b2'));
       // Written last, so it expires no earlier than a or b would have.
       await s.create(`${p}marker`, buf('m'), { ttlSeconds: 1 });
-      const deadline = Date.now() + 15_000;
-      while ((await s.get(`${p}marker`)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      await until('the marker to expire', async () => (await s.get(`${p}marker`)) === undefined, { timeoutMs: 15_000, intervalMs: 100 });
       expect(await s.get(`${p}marker`)).toBeUndefined();
       expect((await s.get(`${p}a`))?.value).toEqual(buf('a2'));
       expect((await s.get(`${p}b`))?.value).toEqual(buf('b2'));

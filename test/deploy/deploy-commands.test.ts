@@ -11,6 +11,7 @@ import * as https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
+import { until as sharedUntil } from '../support/until';
 import { ensurePki } from '../../src/adapters/pki';
 import { ensureEtcdBinary, etcdHealthy, freePort } from '../support/etcd-harness';
 import { compose, entrypoint, expandEnv, healthcheck, imageStage, instructions, kubernetes, mapArgs, readDockerfile, repo } from './support/manifests';
@@ -60,15 +61,14 @@ afterAll(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(what: string, pred: () => Promise<boolean> | boolean, proc?: Started): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!(await pred())) {
+/** The shared until with a minute to spare; with a process, its output on timeout, and an early end if it exits. */
+function until(what: string, pred: () => Promise<boolean> | boolean, proc?: Started): Promise<true> {
+  const probe = async () => {
+    if (await pred()) return true;
     if (proc && proc.child.exitCode !== null) throw new Error(`${what}: the process exited (${proc.child.exitCode}): ${proc.output()}`);
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${proc ? `: ${proc.output()}` : ''}`);
-    await sleep(200);
-  }
+    return false;
+  };
+  return sharedUntil(what, probe, { timeoutMs: 60_000, intervalMs: 200, onTimeout: proc && (() => proc.output()) });
 }
 
 /** Runs a short command (health check, init script) to completion: its exit code and output. */

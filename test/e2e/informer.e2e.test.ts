@@ -8,6 +8,7 @@
 import { spawn, ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { startServerProcess, ServerProcess } from '../support/server-process';
+import { until } from '../support/until';
 
 const ns = 'informed';
 const base = `/api/v1/namespaces/${ns}/configmaps`;
@@ -15,14 +16,6 @@ const base = `/api/v1/namespaces/${ns}/configmaps`;
 async function call(url: string, method: string, path: string, body?: unknown) {
   const res = await fetch(url + path, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   return res.json() as Promise<any>;
-}
-
-async function until(pred: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!pred()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 describe('client-node informer against the server process', () => {
@@ -52,20 +45,21 @@ describe('client-node informer against the server process', () => {
     });
     informer.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     const events = () => lines.filter((l) => ['add', 'update', 'delete'].includes(l.event)).map((l) => `${l.event} ${l.name}`);
-    await until(() => events().length >= 2, `the initial adds (${stderr})`);
+    const shown = { timeoutMs: 15_000, onTimeout: () => `${JSON.stringify(lines)} ${stderr}` };
+    await until('the initial adds', () => events().length >= 2, shown);
     expect(events()).toEqual(['add a', 'add b']);
 
     const c = await call(server.url, 'POST', base, cm('c'));
-    await until(() => events().length >= 3, 'add c');
+    await until('add c', () => events().length >= 3, shown);
     // Let the server end the watch a few times in between.
     await new Promise((r) => setTimeout(r, 3500));
     const a = await call(server.url, 'GET', `${base}/a`);
     const a2 = await call(server.url, 'PUT', `${base}/a`, { ...a, data: { v: '2' } });
     await call(server.url, 'DELETE', `${base}/b`);
-    await until(() => events().length >= 5, 'update a, delete b');
+    await until('update a, delete b', () => events().length >= 5, shown);
     await new Promise((r) => setTimeout(r, 2500));
     await call(server.url, 'PUT', `${base}/c`, { ...c, data: { v: '3' } });
-    await until(() => events().length >= 6, 'update c');
+    await until('update c', () => events().length >= 6, shown);
 
     expect(events()).toEqual(['add a', 'add b', 'add c', 'update a', 'delete b', 'update c']);
     expect(lines.find((l) => l.event === 'update' && l.name === 'a')).toMatchObject({ rv: a2.metadata.resourceVersion, data: { v: '2' } });

@@ -15,6 +15,7 @@ import { startServerProcess, type ServerProcess } from '../support/server-proces
 import { kubectlWithConfig, type Kubectl } from '../support/kubectl';
 import { backends, etcdEndpoints } from '../support/test-server';
 import { inspectCertificate } from '../support/certificate-check';
+import { until } from '../support/until';
 
 const bootstrapToken = '07401b.f395accd246ae52d';
 
@@ -63,14 +64,15 @@ ${extra}`,
     return { key, manifest };
   };
   /** The issued certificate, waited for (bounded). */
-  const certificateOf = async (name: string): Promise<string> => {
-    for (let i = 0; i < 200; i++) {
-      const r = await admin(['get', 'csr', name, '-o', 'jsonpath={.status.certificate}']);
-      if (r.stdout) return Buffer.from(r.stdout, 'base64').toString('utf8');
-      await new Promise((res) => setTimeout(res, 100));
-    }
-    throw new Error(`no certificate for ${name}`);
-  };
+  const certificateOf = (name: string): Promise<string> =>
+    until(
+      `a certificate for ${name}`,
+      async () => {
+        const r = await admin(['get', 'csr', name, '-o', 'jsonpath={.status.certificate}']);
+        return r.stdout ? Buffer.from(r.stdout, 'base64').toString('utf8') : undefined;
+      },
+      { timeoutMs: 25_000, intervalMs: 100 }, // 200 kubectl calls 100 ms apart before; the test's own 30 s bound it anyway
+    );
   /** A kubeconfig like the admin's, with another user. */
   const kubeconfigFor = async (name: string, user: string[]): Promise<Kubectl> => {
     const file = join(dir, `${name}.kubeconfig`);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { startServerProcess, ServerProcess } from '../support/server-process';
+import { until } from '../support/until';
 import { kubectlFor, Kubectl } from '../support/kubectl';
 import { loadFixtures } from '../conformance/load-fixtures';
 import { apiVersionOf } from '../../src/machinery/resource-definition';
@@ -84,12 +85,9 @@ describe('kubectl drives every kind', () => {
     const watcher = spawn('kubectl', ['--server', server.url, '-n', 'default', 'get', 'configmaps', 'watched', '-w', '--output-watch-events', '--request-timeout', '15s']);
     let out = '';
     watcher.stdout.on('data', (c) => (out += c));
-    const until = async (pred: () => boolean) => {
-      for (let i = 0; i < 100 && !pred(); i++) await new Promise((r) => setTimeout(r, 100));
-    };
-    await until(() => out.includes('watched'));
+    await until('the watch to show watched', () => out.includes('watched'), { onTimeout: () => out });
     expect((await kubectl(['label', 'configmap', 'watched', 'seen=yes'])).code).toBe(0);
-    await until(() => out.includes('MODIFIED'));
+    await until('the watch to show MODIFIED', () => out.includes('MODIFIED'), { onTimeout: () => out });
     watcher.kill();
     expect(out).toMatch(/ADDED\s+watched/);
     expect(out).toMatch(/MODIFIED\s+watched/);

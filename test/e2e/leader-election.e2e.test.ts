@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
+import { until } from '../support/until';
 import { kubectlWithConfig, type Kubectl } from '../support/kubectl';
 import { etcdEndpoints } from '../support/test-server';
 import { opensslRequest } from '../support/certificate-check';
@@ -51,13 +52,8 @@ const issuedBy = (logs: string) =>
     .filter((l) => l.includes('"issued certificate"'))
     .map((l) => JSON.parse(l).csr as string);
 
-async function until(what: string, probe: () => boolean | Promise<boolean>, tries = 600): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (await probe()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+/** Two server processes on one etcd: waits get a minute, as before the shared until. */
+const patient = { timeoutMs: 60_000, intervalMs: 100 };
 
 describe('leader election between two servers on one etcd', () => {
   const dirs: string[] = [];
@@ -74,7 +70,7 @@ describe('leader election between two servers on one etcd', () => {
     dirs.push(pkiA, pkiB);
     const a = await startServerProcess([...etcd, '--cert-dir', pkiA], { secureOnly: true });
     servers.push(a);
-    await until('a leads', () => acquired(a.logs()).length === 1);
+    await until('a leads', () => acquired(a.logs()).length === 1, patient);
     const leaderIdentity = acquired(a.logs())[0];
     cpSync(pkiA, pkiB, { recursive: true });
     const b = await startServerProcess([...etcd, '--cert-dir', pkiB], { secureOnly: true });
@@ -98,14 +94,14 @@ describe('leader election between two servers on one etcd', () => {
     for (const n of names.slice(3)) await submit(n);
 
     // b takes the lease over once it expires, then issues what is still pending.
-    await until('b leads', () => acquired(b.logs()).length === 1);
+    await until('b leads', () => acquired(b.logs()).length === 1, patient);
     const takeover = acquired(b.logs())[0];
     expect(takeover).not.toBe(leaderIdentity);
     expect(await holder()).toBe(takeover);
     const certificateOf = async (n: string) => (await kubectlB(['get', 'csr', n, '-o', 'jsonpath={.status.certificate}'])).stdout;
-    for (const n of names) await until(`${n} issued`, async () => (await certificateOf(n)) !== '');
+    for (const n of names) await until(`${n} issued`, async () => (await certificateOf(n)) !== '', patient);
     expect(issuedBy(b.logs())).toEqual(expect.arrayContaining(names.slice(3)));
-    await until('the watch saw every certificate', () => names.every((n) => watch.events.some((e) => e.object.metadata.name === n && e.object.status?.certificate)));
+    await until('the watch saw every certificate', () => names.every((n) => watch.events.some((e) => e.object.metadata.name === n && e.object.status?.certificate)), patient);
     watch.stop();
 
     // Each request was signed once: one certificate value per CSR over every watched event, and never two "issued"

@@ -84,7 +84,7 @@ describe('two replicas behind the balancer on a three-member etcd cluster', () =
       expect(names(await listOnB())).not.toContain(`cm-${i}`);
     }
 
-    await until(() => watch.events.length >= written.length, () => `${written.length} events on B, have ${watch.events.length}`);
+    await until(`${written.length} events on B`, () => watch.events.length >= written.length, { onTimeout: () => `have ${watch.events.length}` });
     const seen = summary(watch.events);
     // A deletion's event carries the revision of the delete, which the DELETE response does not show.
     expect(seen.map(([type, name, rv], i) => [type, name, written[i]?.[2] && rv])).toEqual(written);
@@ -111,11 +111,11 @@ describe('two replicas behind the balancer on a three-member etcd cluster', () =
       }
     })();
     try {
-      await until(() => writer.acked.length >= 10, 'writes before the kill');
+      await until('writes before the kill', () => writer.acked.length >= 10);
       process.kill(leader.pid, 'SIGKILL');
       await exited(leader.pid);
       const before = writer.acked.length;
-      await until(() => writer.acked.length >= before + 20, () => `writes after the kill (${writer.acked.length - before})`, 60_000);
+      await until('writes after the kill', () => writer.acked.length >= before + 20, { timeoutMs: 60_000, onTimeout: () => `${writer.acked.length - before} acked` });
     } finally {
       stop = true;
       await load;
@@ -130,7 +130,7 @@ describe('two replicas behind the balancer on a three-member etcd cluster', () =
       expect(list.items).toHaveLength(writer.acked.length);
     }
     for (const w of watches) {
-      await until(() => w.events.length >= expected.length, () => `${expected.length} watch events, have ${w.events.length}`);
+      await until(`${expected.length} watch events`, () => w.events.length >= expected.length, { onTimeout: () => `have ${w.events.length}` });
       expect(summary(w.events)).toEqual(expected);
       expect(w.ended).toBe(false);
       w.close();
@@ -162,11 +162,11 @@ describe('two replicas behind the balancer on a three-member etcd cluster', () =
     });
     informer.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     const seen = () => lines.filter((l) => ['add', 'update', 'delete'].includes(l.event));
-    await until(() => seen().length >= 2, () => `the informer's initial adds (${stderr}${JSON.stringify(lines)})`);
+    await until("the informer's initial adds", () => seen().length >= 2, { onTimeout: () => `${stderr}${JSON.stringify(lines)}` });
 
     // The replica that holds the informer's watch is the one to kill.
     const watchesOn = (port: number) => client.metric(port, 'apiserver_longrunning_requests', { verb: 'WATCH', resource: 'configmaps' });
-    await until(async () => (await watchesOn(A)) + (await watchesOn(B)) === 1, 'the informer to watch');
+    await until('the informer to watch', async () => (await watchesOn(A)) + (await watchesOn(B)) === 1);
     const [victim, survivor] = (await watchesOn(A)) === 1 ? [state.replicas[0], state.replicas[1]] : [state.replicas[1], state.replicas[0]];
 
     // Other clients: one watch straight on the survivor, four through the balancer (each its own connection).
@@ -187,14 +187,14 @@ describe('two replicas behind the balancer on a three-member etcd cluster', () =
     };
     await write('POST', 'c', { v: '1' });
     await write('PUT', 'a', { v: '2' });
-    await until(() => seen().length >= 4 && viaBalancer.every((w) => w.events.length >= 2), 'events before the kill');
+    await until('events before the kill', () => seen().length >= 4 && viaBalancer.every((w) => w.events.length >= 2));
 
     process.kill(victim.pid, 'SIGKILL');
     await exited(victim.pid);
     await write('DELETE', 'b');
     await write('POST', 'd', { v: '1' });
     await write('PUT', 'c', { v: '3' });
-    await until(() => seen().length >= 7, () => `the informer to catch up (${JSON.stringify(lines)} ${stderr})`);
+    await until('the informer to catch up', () => seen().length >= 7, { onTimeout: () => `${JSON.stringify(lines)} ${stderr}` });
 
     // Every change once, in order; the only list is the first: it resumed from its last resourceVersion.
     expect(seen().map((l) => [l.event, l.name])).toEqual([['add', 'a'], ['add', 'b'], ...expected.map(([e, name]) => [e, name])]);
@@ -203,11 +203,11 @@ describe('two replicas behind the balancer on a three-member etcd cluster', () =
     expect(lines.filter((l) => l.event === 'connect').length).toBeGreaterThanOrEqual(2);
 
     // Connections to the survivor, direct or through the balancer, went on; those to the victim ended.
-    await until(() => direct.events.length >= 5, 'the direct watch');
+    await until('the direct watch', () => direct.events.length >= 5);
     expect(direct.ended).toBe(false);
     expect(summary(direct.events).map(([t, name]) => [t, name])).toEqual([['ADDED', 'c'], ['MODIFIED', 'a'], ['DELETED', 'b'], ['ADDED', 'd'], ['MODIFIED', 'c']]);
-    await until(() => viaBalancer.filter((w) => w.ended).length === onVictim, 'the victim’s connections to end');
-    for (const w of viaBalancer.filter((x) => !x.ended)) await until(() => w.events.length >= 5, 'a watch through the balancer');
+    await until('the victim’s connections to end', () => viaBalancer.filter((w) => w.ended).length === onVictim);
+    for (const w of viaBalancer.filter((x) => !x.ended)) await until('a watch through the balancer', () => w.events.length >= 5);
     expect(viaBalancer.filter((w) => !w.ended).length).toBe(4 - onVictim);
     for (const w of [direct, ...viaBalancer]) w.close();
     informer.kill('SIGTERM');
@@ -233,13 +233,13 @@ describe('two replicas behind the balancer on a three-member etcd cluster', () =
     try {
       for (const replica of state.replicas) {
         const before = writer.acked.length;
-        await until(() => writer.acked.length >= before + 10, 'writes before the restart');
+        await until('writes before the restart', () => writer.acked.length >= before + 10);
         process.kill(replica.pid, 'SIGTERM');
         await exited(replica.pid);
         state = await clusterUp(dir);
       }
       const before = writer.acked.length;
-      await until(() => writer.acked.length >= before + 10, 'writes after the restarts');
+      await until('writes after the restarts', () => writer.acked.length >= before + 10);
     } finally {
       stop = true;
       await load;
@@ -255,7 +255,7 @@ describe('two replicas behind the balancer on a three-member etcd cluster', () =
     }
     // The watch through the balancer, resumed after each restart, saw every write once and in order.
     const expected = byRevision(writer.acked);
-    await until(() => follower.events.length >= expected.length, () => `${expected.length} events, have ${follower.events.length}`);
+    await until(`${expected.length} events`, () => follower.events.length >= expected.length, { onTimeout: () => `have ${follower.events.length}` });
     await follower.stop();
     expect(follower.error).toBeUndefined();
     expect(summary(follower.events)).toEqual(expected);

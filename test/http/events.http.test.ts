@@ -5,6 +5,7 @@
  * validation, and expiry after --event-ttl as DELETED in watches.
  */
 import { backends, startTestServer, TestServer } from '../support/test-server';
+import { until } from '../support/until';
 
 const ns = 'recorder';
 
@@ -196,7 +197,7 @@ describe.each(backends)('Event expiry (%s)', (backend) => {
     expect((await call(s, 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'stays' } })).status).toBe(201);
     expect((await call(s, 'POST', coreBase, recorded('short.1', 'stays'))).status).toBe(201);
     const deleted = (w: { lines: any[] }) => w.lines.find((l) => l.type === 'DELETED' && l.object.metadata.name === 'short.1');
-    for (let i = 0; i < 200 && !(deleted(core) && deleted(events)); i++) await new Promise((r) => setTimeout(r, 100));
+    await until('short.1 deleted on both watches', () => deleted(core) && deleted(events), { timeoutMs: 20_000, intervalMs: 100 });
     core.stop();
     events.stop();
     expect(core.lines.map((l) => l.type)).toEqual(['ADDED', 'DELETED']);

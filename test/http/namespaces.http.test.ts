@@ -6,6 +6,7 @@
  */
 import { backends, startTestServer, TestServer } from '../support/test-server';
 import { encodeForStorage } from '../../src/registry/codec';
+import { until } from '../support/until';
 
 async function call(s: TestServer, method: string, path: string, body?: unknown, contentType = 'application/json') {
   const res = await fetch(s.url + path, { method, headers: { 'content-type': contentType }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -13,14 +14,14 @@ async function call(s: TestServer, method: string, path: string, body?: unknown,
   return { status: res.status, json: text ? JSON.parse(text) : undefined };
 }
 
-/** Polls (bounded) until `check` holds for the GET response. */
-async function eventually(s: TestServer, path: string, check: (r: { status: number; json: any }) => boolean, tries = 200): Promise<{ status: number; json: any }> {
-  let last = await call(s, 'GET', path);
-  for (let i = 0; i < tries && !check(last); i++) {
-    await new Promise((r) => setTimeout(r, 100));
+/** GETs `path` until `check` holds for the response, and answers that response; a timeout shows the last one. */
+async function eventually(s: TestServer, path: string, check: (r: { status: number; json: any }) => boolean): Promise<{ status: number; json: any }> {
+  let last: { status: number; json: any } | undefined;
+  const probe = async () => {
     last = await call(s, 'GET', path);
-  }
-  return last;
+    return check(last) && last;
+  };
+  return until(`GET ${path} to pass its check`, probe, { timeoutMs: 20_000, intervalMs: 100, onTimeout: () => JSON.stringify(last) });
 }
 
 const cm = (name: string, extra: Record<string, unknown> = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ...extra }, data: { a: 'b' } });

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { assemble, type AssembleOptions } from '../../src/composition/assemble';
+import { until } from './until';
 import { openLmdbStorage } from '../../src/adapters/lmdb';
 import { EtcdStorage } from '../../src/adapters/etcd';
 import { FeatureGates } from '../../src/machinery/feature-gates';
@@ -53,10 +54,7 @@ export async function startTestServer(backend: Backend, gates: Record<string, bo
   await new Promise<void>((resolve) => assembled.server.listen(0, '127.0.0.1', resolve));
   const port = (assembled.server.address() as AddressInfo).port;
   // Ready as a client would see it: the cache loaded and the system namespaces created.
-  for (let i = 0; i < 100; i++) {
-    if ((await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await until('the test server to be ready', async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, { intervalMs: 50 });
   return {
     url: `http://127.0.0.1:${port}`,
     registry: assembled.registry,

@@ -33,7 +33,7 @@ describe('etcd hanging or down', () => {
   test('a frozen etcd: writes and consistent reads are 504 Timeout, health checks fail within their bound', async () => {
     const before = (await call(s.url, 'POST', base, cm('before'))).json;
     // The cache has it before etcd freezes (reads from memory are checked below).
-    await until(async () => (await call(s.url, 'GET', `${base}/before?resourceVersion=${before.metadata.resourceVersion}`)).status === 200, 'the cache to see it');
+    await until('the cache to see it', async () => (await call(s.url, 'GET', `${base}/before?resourceVersion=${before.metadata.resourceVersion}`)).status === 200);
     etcd.pause();
     try {
       const answers = await Promise.all([
@@ -59,7 +59,7 @@ describe('etcd hanging or down', () => {
     } finally {
       etcd.resume();
     }
-    await until(async () => (await call(s.url, 'POST', base, cm('after'))).status === 201, 'a write after etcd thawed', 20_000);
+    await until('a write after etcd thawed', async () => (await call(s.url, 'POST', base, cm('after'))).status === 201, { timeoutMs: 20_000 });
     expect((await call(s.url, 'GET', `${base}/after`)).status).toBe(200);
   }, 60_000);
 
@@ -76,6 +76,6 @@ describe('etcd hanging or down', () => {
     } finally {
       await etcd.restart();
     }
-    await until(async () => (await call(s.url, 'GET', '/readyz')).status === 200, 'readyz after the restart', 20_000);
+    await until('readyz after the restart', async () => (await call(s.url, 'GET', '/readyz')).status === 200, { timeoutMs: 20_000 });
   }, 60_000);
 });

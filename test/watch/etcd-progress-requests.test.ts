@@ -12,7 +12,7 @@ import { GrpcClient } from '../../src/adapters/etcd/grpc-client';
 import { progressRequestsSound } from '../../src/adapters/etcd/progress-support';
 import type { StoragePort } from '../../src/ports/storage.port';
 import { startEtcd, type EtcdInstance } from '../support/etcd-harness';
-import { call, CacheServer, cm, startCacheServer } from './harness';
+import { call, CacheServer, cm, startCacheServer, until } from './harness';
 
 let etcd: EtcdInstance;
 beforeAll(async () => {
@@ -31,11 +31,12 @@ test("a watch's progress request is answered with the store's revision, past wri
     const seen: number[] = [];
     const handle = storage.watch('/quiet/', start, { onEvents: () => undefined, onProgress: (r) => seen.push(r), onError: () => undefined });
     const written = await storage.create('/busy/a', Buffer.from('{}'));
-    const deadline = Date.now() + 5000;
-    while (!seen.some((r) => r >= written) && Date.now() < deadline) {
+    const answered = () => {
+      if (seen.some((r) => r >= written)) return true;
       handle.requestProgress?.();
-      await new Promise((r) => setTimeout(r, 100));
-    }
+      return false;
+    };
+    await until('progress at or past the write', answered, { timeoutMs: 5000, intervalMs: 100, onTimeout: () => `seen ${seen.join(', ')}` });
     handle.cancel();
     expect(Math.max(...seen)).toBeGreaterThanOrEqual(written);
   } finally {
@@ -89,11 +90,7 @@ describe('a consistent LIST of a quiet kind after another kind changed', () => {
     // request ahead of an event still queued for the watcher (fixed in 3.4.25 and 3.5.8; why the server does not ask
     // such an etcd by default): then the list missed 'quiet', about once in 20 runs. A GET at resourceVersion=0 never
     // waits, so it asks for no progress.
-    const deadline = Date.now() + 5000;
-    while ((await call(s.url, 'GET', `${base}/quiet?resourceVersion=0`)).status !== 200) {
-      if (Date.now() > deadline) throw new Error('the cache did not get the created ConfigMap within 5 s');
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await until('the cache to have the created ConfigMap', async () => (await call(s.url, 'GET', `${base}/quiet?resourceVersion=0`)).status === 200, { timeoutMs: 5000, intervalMs: 10 });
     const other = await call(s.url, 'POST', '/api/v1/namespaces/progress/serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'busy' } });
     expect(other.status).toBe(201);
     ranges = 0;

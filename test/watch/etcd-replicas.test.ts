@@ -82,9 +82,9 @@ describe('etcd unavailable', () => {
     expect(ready.text).toContain('[+]watch-cache ok');
 
     await etcd.restart();
-    await until(async () => (await call(s.url, 'GET', '/readyz')).status === 200, 'readyz', 20_000);
+    await until('readyz', async () => (await call(s.url, 'GET', '/readyz')).status === 200, { timeoutMs: 20_000 });
     const after = (await call(s.url, 'POST', base, cm('after'))).json;
-    await until(() => w.events.length >= 2, 'the watch to see the write after the restart', 20_000);
+    await until('the watch to see the write after the restart', () => w.events.length >= 2, { timeoutMs: 20_000 });
     expect(w.events[1]).toEqual({ type: 'ADDED', object: after });
     expect((await fresh.waitFor(2))[1].object.metadata.name).toBe('after');
     const consistent = await call(s.url, 'GET', base);

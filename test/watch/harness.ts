@@ -11,6 +11,7 @@ import type { StoragePort } from '../../src/ports/storage.port';
 import type { WatchCacheOptions } from '../../src/registry/watch-cache';
 import type { WatchStreamOptions } from '../../src/adapters/http/watch-stream';
 import { openStorage, type Backend } from '../support/test-server';
+import { until } from '../support/until';
 
 export { backends, type Backend } from '../support/test-server';
 
@@ -47,8 +48,7 @@ export async function startCacheServer(backend: Backend, opts: CacheServerOption
   });
   await new Promise<void>((resolve) => assembled.server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(assembled.server.address() as AddressInfo).port}`;
-  const deadline = Date.now() + 10_000;
-  while (!assembled.cache.ready() && Date.now() < deadline) await sleep(10);
+  await until('the watch cache to be ready', () => assembled.cache.ready(), { intervalMs: 10 });
   return {
     url,
     storage,
@@ -71,13 +71,7 @@ export async function startCacheServer(backend: Backend, opts: CacheServerOption
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function until(pred: () => boolean | Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await pred())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(10);
-  }
-}
+export { until };
 
 export async function call(url: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(url + path, {
@@ -157,13 +151,25 @@ export class WatchClient {
   }
 
   async waitFor(n: number, timeoutMs = 5000): Promise<WatchEvent[]> {
-    await until(() => this.events.length >= n || this.ended, `${n} watch events (have ${this.events.length}: ${this.summary().join(', ')})`, timeoutMs);
+    await until(`${n} watch events`, () => this.events.length >= n || this.ended, { timeoutMs, onTimeout: () => `have ${this.events.length}: ${this.summary().join(', ')}` });
     if (this.events.length < n) throw new Error(`watch ended after ${this.events.length} events: ${this.summary().join(', ')}`);
     return this.events.slice(0, n);
   }
 
-  waitEnd(timeoutMs = 5000): Promise<void> {
-    return until(() => this.ended, 'the watch to end', timeoutMs);
+  async waitEnd(timeoutMs = 5000): Promise<void> {
+    await until('the watch to end', () => this.ended, { timeoutMs });
+  }
+
+  /**
+   * The events up to and including the first at or past resourceVersion `rv`, once it has come: the barrier for
+   * "nothing happened". Make a write that this watch must deliver after the action under test and pass its
+   * resourceVersion; events come in revision order, so anything the action wrote is in the answer before it.
+   */
+  async through(rv: string | number, timeoutMs = 5000): Promise<WatchEvent[]> {
+    const at = () => this.events.findIndex((e) => Number(e.object?.metadata?.resourceVersion) >= Number(rv));
+    await until(`the event at resourceVersion ${rv}`, () => at() >= 0 || this.ended, { timeoutMs, onTimeout: () => this.summary().join(', ') });
+    if (at() < 0) throw new Error(`watch ended before resourceVersion ${rv}: ${this.summary().join(', ')}`);
+    return this.events.slice(0, at() + 1);
   }
 
   done(): Promise<void> {

@@ -27,7 +27,7 @@ describe.each(backends)('watch-cache history (%s)', (backend) => {
     }
     await reader.waitFor(replaces + 1, 15_000);
     reader.close();
-    await until(() => configMaps().revision >= rv(obj), 'the cache to apply the last replace');
+    await until('the cache to apply the last replace', () => configMaps().revision >= rv(obj));
     const log = configMaps().log;
     // Each event holds ~400 kB of object and ~400 kB of frame: far fewer than 21 fit in 3 MiB.
     expect(log.length).toBeLessThan(replaces / 2);
@@ -48,9 +48,9 @@ describe.each(backends)('watch-cache history (%s)', (backend) => {
     s = await startCacheServer(backend, { watchCache: { historyWindowMs: 300, historyTrimIntervalMs: 50 } });
     let last = 0;
     for (let i = 0; i < 3; i++) last = rv((await call(s.url, 'POST', path, cm(`quiet-${i}`))).json);
-    await until(() => configMaps().revision >= last, 'the cache to apply the creates');
+    await until('the cache to apply the creates', () => configMaps().revision >= last);
     expect(configMaps().log.length).toBeGreaterThan(0);
-    await until(() => configMaps().log.length === 0, 'age to empty the history', 3000);
+    await until('age to empty the history', () => configMaps().log.length === 0, { timeoutMs: 3000 });
     expect(configMaps().log.bytes).toBe(0);
     // Resuming from the newest revision needs nothing that fell out.
     const w = await WatchClient.open(s.url, `${path}?watch=1&resourceVersion=${last}`);
@@ -65,9 +65,9 @@ describe.each(backends)('watch-cache history (%s)', (backend) => {
     s = await startCacheServer(backend, { watchCache: { historyWindowMs: 60_000, historyTrimIntervalMs: 50, now: () => Date.now() + ahead } });
     let last = 0;
     for (let i = 0; i < 3; i++) last = rv((await call(s.url, 'POST', path, cm(`clocked-${i}`))).json);
-    await until(() => configMaps().revision >= last, 'the cache to apply the creates');
+    await until('the cache to apply the creates', () => configMaps().revision >= last);
     expect(configMaps().log.length).toBeGreaterThan(0);
     ahead = 61_000; // a minute later, by the cache's clock
-    await until(() => configMaps().log.length === 0, 'the clock to age the history', 3000);
+    await until('the clock to age the history', () => configMaps().log.length === 0, { timeoutMs: 3000 });
   });
 });

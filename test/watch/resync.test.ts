@@ -51,7 +51,7 @@ describe.each(backends)('watch cache resynchronisation (%s)', (backend) => {
     expect(inside.events[0].object).toMatchObject({ code: 410, reason: 'Expired' });
 
     // Live again: later changes flow, nothing was delivered twice.
-    await until(() => s.cache.ready(), 'the cache to be ready');
+    await until('the cache to be ready', () => s.cache.ready());
     await call(s.url, 'PUT', `${base}/c`, { ...c, data: { v: '3' } });
     await w.waitFor(4);
     expect(w.summary().map((l) => l.split(' ').slice(0, 2).join(' '))).toEqual(['MODIFIED a', 'ADDED d', 'DELETED b', 'MODIFIED c']);

@@ -1,5 +1,5 @@
 /** Watch over HTTP from the watch cache, on both backends. */
-import { backends, call, CacheServer, cm, sleep, startCacheServer, until, WatchClient } from './harness';
+import { backends, call, CacheServer, cm, startCacheServer, until, WatchClient } from './harness';
 
 const rv = (o: any) => Number(o.metadata.resourceVersion);
 
@@ -75,7 +75,7 @@ describe.each(backends)('watch (%s)', (backend) => {
     });
     expect(rv(first[2].object)).toBeGreaterThanOrEqual(rv(first[1].object));
     await call(s.url, 'POST', path(ns), cm('i3'));
-    await until(() => w.events.some((e) => e.type === 'ADDED' && e.object.metadata.name === 'i3'), 'i3');
+    await until('i3', () => w.events.some((e) => e.type === 'ADDED' && e.object.metadata.name === 'i3'));
     w.close();
     const bad = await call(s.url, 'GET', `${path(ns)}?watch=1&sendInitialEvents=true`);
     expect(bad.status).toBe(422);
@@ -103,7 +103,7 @@ describe.each(backends)('watch (%s)', (backend) => {
       const ns = 'old';
       const first = (await call(small.url, 'POST', path(ns), cm('o0'))).json;
       for (let i = 1; i < 8; i++) await call(small.url, 'POST', path(ns), cm(`o${i}`));
-      await until(() => small.cache.kind(small.registry.definitions.find((d) => d.plural === 'configmaps')!).log.startRev > rv(first), 'the window to move');
+      await until('the window to move', () => small.cache.kind(small.registry.definitions.find((d) => d.plural === 'configmaps')!).log.startRev > rv(first));
       const w = await WatchClient.open(small.url, `${path(ns)}?watch=1&resourceVersion=${rv(first)}`);
       expect(w.status).toBe(200);
       await w.waitEnd();
@@ -136,34 +136,39 @@ describe.each(backends)('watch (%s)', (backend) => {
 
   test('the deprecated /watch/ paths, for a collection and a single object', async () => {
     const ns = space();
-    await call(s.url, 'POST', path(ns), cm('p1'));
-    await call(s.url, 'POST', path(ns), cm('p2'));
+    const p1 = (await call(s.url, 'POST', path(ns), cm('p1'))).json;
+    const p2 = (await call(s.url, 'POST', path(ns), cm('p2'))).json;
     const all = await WatchClient.open(s.url, `/api/v1/watch/namespaces/${ns}/configmaps`);
     const one = await WatchClient.open(s.url, `/api/v1/watch/namespaces/${ns}/configmaps/p2`);
     await all.waitFor(2);
     expect((await one.waitFor(1))[0].object.metadata.name).toBe('p2');
-    await sleep(100);
-    expect(one.events).toHaveLength(1);
+    // A change to p1, which the single-object watch must not show, then a barrier it must: a change to p2. Events come
+    // in revision order, so anything of p1's it showed would come before the barrier.
+    expect((await call(s.url, 'PUT', `${path(ns)}/p1`, { ...p1, data: { v: '2' } })).status).toBe(200);
+    const barrier = await call(s.url, 'PUT', `${path(ns)}/p2`, { ...p2, data: { v: '2' } });
+    expect(barrier.status).toBe(200);
+    const seen = await one.through(barrier.json.metadata.resourceVersion);
+    expect(seen.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED p2', 'MODIFIED p2']);
     all.close();
     one.close();
   });
 
   test('a client disconnect frees its watcher at once', async () => {
     const def = s.registry.definitions.find((d) => d.plural === 'configmaps')!;
-    await until(() => s.watch.activeCount === 0, 'earlier tests to let go of their watches');
+    await until('earlier tests to let go of their watches', () => s.watch.activeCount === 0);
     const before = s.cache.kind(def).watcherCount;
     const w = await WatchClient.open(s.url, `${path(space())}?watch=1&resourceVersion=0`);
-    await until(() => s.cache.kind(def).watcherCount === before + 1, 'the watcher');
+    await until('the watcher', () => s.cache.kind(def).watcherCount === before + 1);
     w.close();
-    await until(() => s.cache.kind(def).watcherCount === before, 'the watcher to go', 2000);
+    await until('the watcher to go', () => s.cache.kind(def).watcherCount === before, { timeoutMs: 2000 });
   });
 
   test('periodic bookmarks carry a resourceVersion a watch can resume from', async () => {
     const ns = space();
     const w = await WatchClient.open(s.url, `${path(ns)}?watch=1&resourceVersion=0&allowWatchBookmarks=true`);
-    await until(() => w.events.some((e) => e.type === 'BOOKMARK'), 'a bookmark', 3000);
+    await until('a bookmark', () => w.events.some((e) => e.type === 'BOOKMARK'), { timeoutMs: 3000 });
     const created = (await call(s.url, 'POST', path(ns), cm('after-bookmark'))).json;
-    await until(() => w.events.filter((e) => e.type === 'BOOKMARK').some((e) => rv(e.object) >= rv(created)), 'a later bookmark', 3000);
+    await until('a later bookmark', () => w.events.filter((e) => e.type === 'BOOKMARK').some((e) => rv(e.object) >= rv(created)), { timeoutMs: 3000 });
     w.close();
   });
 });
@@ -177,9 +182,9 @@ describe('slow watchers', () => {
       w.res.pause(); // stop reading: the kernel buffers fill, then the server sees backpressure
       const big = 'y'.repeat(400_000);
       for (let i = 0; i < 40 && !w.ended; i++) await call(s.url, 'POST', '/api/v1/namespaces/slow/configmaps', cm(`big-${i}`, { data: { big } }));
-      await until(() => s.cache.kind(def).watcherCount === 0, 'the slow watcher to be dropped', 5000);
+      await until('the slow watcher to be dropped', () => s.cache.kind(def).watcherCount === 0, { timeoutMs: 5000 });
       // The HTTP stream ends right after the cache lets go of its watcher (a moment later under load).
-      await until(() => s.watch.activeCount === 0, 'the slow watch stream to end', 5000);
+      await until('the slow watch stream to end', () => s.watch.activeCount === 0, { timeoutMs: 5000 });
       w.close();
     } finally {
       await s.close();

@@ -91,7 +91,7 @@ describe.each(backends)('delete (%s)', (backend) => {
     const r = await send(s, 'DELETE', `${base}/orphan-owner?propagationPolicy=Orphan`);
     expect(r.status).toBe(200);
     expect(r.json.metadata.finalizers).toEqual(['orphan']);
-    await until(async () => (await send(s, 'GET', `${base}/orphan-owner`)).status === 404, 'the owner to go', 10_000);
+    await until('the owner to go', async () => (await send(s, 'GET', `${base}/orphan-owner`)).status === 404, { timeoutMs: 10_000 });
     const dep = await send(s, 'GET', `${base}/orphan-dep`);
     expect(dep.status).toBe(200);
     expect(dep.json.metadata.ownerReferences).toBeUndefined();
@@ -104,7 +104,7 @@ describe.each(backends)('delete (%s)', (backend) => {
     await send(s, 'POST', base, configMap('fg-grandchild', {}, { ownerReferences: refTo(child.json) }));
     const r = await send(s, 'DELETE', `${base}/fg-owner`, deleteBody({ propagationPolicy: 'Foreground' }));
     expect(r.json.metadata.finalizers).toEqual(['foregroundDeletion']);
-    await until(async () => (await send(s, 'GET', `${base}/fg-owner`)).status === 404, 'the owner to go', 10_000);
+    await until('the owner to go', async () => (await send(s, 'GET', `${base}/fg-owner`)).status === 404, { timeoutMs: 10_000 });
     expect((await send(s, 'GET', `${base}/fg-child`)).status).toBe(404);
     expect((await send(s, 'GET', `${base}/fg-grandchild`)).status).toBe(404);
   });

@@ -25,11 +25,11 @@ describe.each(backends)('write responses (%s)', (backend) => {
     expect(created.text).toBe(JSON.stringify(created.json));
     const rv = created.json.metadata.resourceVersion;
     let got = '';
-    await until(async () => {
+    await until('a GET of the created object', async () => {
       const r = await send(s, 'GET', `${cmPath()}/bytes?resourceVersion=${rv}`);
       got = r.text;
       return r.status === 200;
-    }, 'a GET of the created object');
+    });
     expect(created.text).toBe(got);
   });
 
@@ -101,11 +101,11 @@ describe.each(backends)('write responses (%s)', (backend) => {
     expect(r.status).toBe(200);
     expect(encodings).toBe(1);
     let got = '';
-    await until(async () => {
+    await until('a GET of the written object', async () => {
       const g = await send(s, 'GET', `${cmPath()}/once?resourceVersion=${r.json.metadata.resourceVersion}`);
       got = g.text;
       return g.status === 200 && g.json.metadata.resourceVersion === r.json.metadata.resourceVersion;
-    }, 'a GET of the written object');
+    });
     expect(r.text).toBe(got);
   });
 

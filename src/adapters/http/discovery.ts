@@ -47,7 +47,9 @@ function apiResources(defs: Discoverable[]) {
       storageVersionHash: createHash('sha256').update(`${def.group}/${def.version}/${def.kind}`).digest('base64').slice(0, 11),
     });
     for (const [sub, s] of Object.entries(def.subresources)) {
-      out.push({ name: `${def.plural}/${sub}`, singularName: '', namespaced: def.namespaced, kind: def.kind, verbs: [...s.verbs].sort() });
+      // A view in another kind (a custom resource's /scale) names that kind's group and version, as upstream does.
+      const kind = s.view ? { group: s.view.group, version: s.view.version, kind: s.view.kind } : { kind: def.kind };
+      out.push({ name: `${def.plural}/${sub}`, singularName: '', namespaced: def.namespaced, ...kind, verbs: [...s.verbs].sort() });
     }
   }
   return out;
@@ -71,7 +73,7 @@ function aggregatedGroup(group: string, versions: Map<string, Discoverable[]>) {
           ? {
               subresources: Object.entries(def.subresources).map(([sub, s]) => ({
                 subresource: sub,
-                responseKind: { group: def.group, version: def.version, kind: def.kind },
+                responseKind: s.view ? { group: s.view.group, version: s.view.version, kind: s.view.kind } : { group: def.group, version: def.version, kind: def.kind },
                 verbs: [...s.verbs].sort(),
               })),
             }

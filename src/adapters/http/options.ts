@@ -45,7 +45,7 @@ export function writeOptions(req: Request, query: QueryValues, kind: OptionsKind
     else if (fv !== '') errs.push(fieldErrors.notSupported('fieldValidation', fv, ['', 'Ignore', 'Strict', 'Warn']));
   }
   if (errs.length) throw errors.invalidOptions(kind, errs);
-  return { user: userOf(req), dryRun, fieldManager: manager ?? defaultManager(req), fieldValidation, warnings: [] };
+  return { user: userOf(req), dryRun, fieldManager: manager ?? defaultManager(req), fieldValidation, warnings: [], kind };
 }
 
 /** DeleteOptions from the JSON body, or from the query when the body is empty. */

@@ -14,14 +14,13 @@ export function wantsPretty(req: Request): boolean {
   return /^(curl|Wget|Mozilla)\//.test(ua);
 }
 
-/** Upstream's Warning header: code 299, agent "-", quoted text with `"` and `\` escaped. */
+/** Upstream's Warning header: code 299, agent "-", quoted text with `"` and `\` escaped; added to those set already. */
 export function setWarnings(res: Response, warnings: string[]): void {
   const unique = uniqueStrings(warnings);
   if (unique.length === 0) return;
-  res.setHeader(
-    'Warning',
-    unique.map((w) => `299 - "${w.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`),
-  );
+  const before = res.getHeader('Warning');
+  const values = unique.map((w) => `299 - "${w.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`);
+  res.setHeader('Warning', before === undefined ? values : [...(Array.isArray(before) ? before : [String(before)]), ...values]);
 }
 
 export function send(req: Request, res: Response, code: number, value: unknown, format: ResponseFormat = 'json'): void {

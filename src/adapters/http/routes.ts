@@ -11,7 +11,8 @@ import type { RequestInfo } from '../../auth/request-info';
 import type { DefinitionSet } from '../../registry/definition-set';
 import { servedAs } from './group-alias';
 import { HandlerDeps, resourceHandlers, type Call } from './resource-handlers';
-import { sendError } from './respond';
+import { sendError, setWarnings } from './respond';
+import { viewHandlers } from './subresource-view';
 import { requestInfoOf } from './request-info';
 
 function groupVersionRoot(def: Pick<ResourceDefinition, 'group' | 'version'>): string {
@@ -54,15 +55,16 @@ interface GroupVersion {
 
 const reads = (fn: Handler) => new Map([['GET', fn], ['HEAD', fn]]);
 
-function served(def: ResourceDefinition, h: Handlers): Served {
+function served(def: ResourceDefinition, h: Handlers, deps: HandlerDeps): Served {
   const collection = new Map<string, Handler>([['GET', h.list], ['HEAD', h.list], ['POST', h.create]]);
   if (def.deleteCollection !== false) collection.set('DELETE', h.removeCollection);
   const subresources = new Map<string, Map<string, Handler>>();
   for (const [name, sub] of Object.entries(def.subresources)) {
     const verbs = new Map<string, Handler>();
-    if (sub.verbs.includes('get')) for (const m of ['GET', 'HEAD']) verbs.set(m, h.get(name));
-    if (sub.verbs.includes('update')) verbs.set('PUT', h.update(name));
-    if (sub.verbs.includes('patch')) verbs.set('PATCH', h.patch(name));
+    const at = sub.view ? viewHandlers(def, name, sub.view, deps.registry) : { get: h.get(name), update: h.update(name), patch: h.patch(name) };
+    if (sub.verbs.includes('get')) for (const m of ['GET', 'HEAD']) verbs.set(m, at.get);
+    if (sub.verbs.includes('update')) verbs.set('PUT', at.update);
+    if (sub.verbs.includes('patch')) verbs.set('PATCH', at.patch);
     subresources.set(name, verbs);
   }
   const item = h.get();
@@ -116,7 +118,7 @@ function groupVersions(defs: readonly ResourceDefinition[], deps: HandlerDeps, b
   };
   for (const def of defs) {
     let target = built.get(def);
-    if (!target) built.set(def, (target = served(def, resourceHandlers(def, deps))));
+    if (!target) built.set(def, (target = served(def, resourceHandlers(def, deps), deps)));
     add(groupVersionRoot(def), def, target);
     // The same paths under upstream's group name, where a kind declares one.
     if (def.upstreamGroup) {
@@ -151,6 +153,8 @@ export function resourceRouter(defs: DefinitionSet, deps: HandlerDeps): RequestH
     const handler = verbs.get(req.method);
     if (!handler) return sendError(req, res, errors.methodNotAllowed(req.method.toLowerCase(), found.target.def));
     const call: Call = { info, namespace: found.namespace, name: found.name };
+    // A deprecated version of a custom resource says so on every request, as upstream's CRD handler does.
+    if (found.target.def.deprecationWarning) setWarnings(res, [found.target.def.deprecationWarning]);
     const run = () => void Promise.resolve(handler(req, res, call)).catch((e) => sendError(req, res, e));
     if (gv.alias) gv.alias(req, res, run);
     else run();

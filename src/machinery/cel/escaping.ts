@@ -8,8 +8,21 @@ const RESERVED = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const',
 const ESCAPABLE = /^[_a-zA-Z.\-/][_a-zA-Z0-9.\-/]*$/;
 const REPLACEMENTS: Record<string, string> = { __: '__underscores__', '.': '__dot__', '-': '__dash__', '/': '__slash__' };
 
-export function escapePropertyName(name: string): string | undefined {
+function escape(name: string): string | undefined {
   if (RESERVED.has(name)) return `__${name}__`;
   if (!ESCAPABLE.test(name)) return undefined;
   return name.replace(/__|[.\-/]/g, (m) => REPLACEMENTS[m]);
+}
+
+// Names come from schemas and are escaped for every value converted: remember them (within a bound).
+const escaped = new Map<string, string | undefined>();
+const MAX_REMEMBERED = 10_000;
+
+export function escapePropertyName(name: string): string | undefined {
+  let out = escaped.get(name);
+  if (out === undefined && !escaped.has(name)) {
+    if (escaped.size >= MAX_REMEMBERED) escaped.clear();
+    escaped.set(name, (out = escape(name)));
+  }
+  return out;
 }

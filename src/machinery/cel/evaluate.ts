@@ -17,6 +17,8 @@ const upstreamWording: [RegExp, string][] = [
   [/^field not found: (.*)$/, 'no such key: $1'],
   [/^int divide by zero$/, 'division by zero'],
   [/^int modulus by zero$/, 'modulus by zero'],
+  // cel-go's dispatcher says only this; CRD validation keys on the prefix.
+  [/^found no matching overload for .*$/s, 'no such overload'],
 ];
 
 export function evaluate(program: Program, activation: Record<string, unknown>, options: { costLimit?: number } = {}): EvalResult {

@@ -8,7 +8,7 @@ export { evaluate, PER_CALL_LIMIT, type EvalResult } from './evaluate';
 export { CelEnvironment, type VariableDecl } from './environment';
 export { admissionPolicyEnvironment, crdRuleEnvironment, RuleTypeError, type CrdRuleEnvironment } from './presets';
 export { schemaDeclType, type DeclType, type OpenApiSchema } from './schema-types';
-export { fromCelValue, toCelValue } from './values';
+export { celOptional, celValue, fromCelValue, toCelValue } from './values';
 export { escapePropertyName } from './escaping';
 export { T, typeName, type CelT } from './types';
 export { COST_LIMIT_EXCEEDED } from './cost/runtime';

@@ -5,11 +5,12 @@
  * with format date/date-time/duration/byte become timestamps, durations and
  * bytes, and object property names are escaped as rules see them.
  */
-import { isCelList, isCelMap, isCelUint, type CelInput } from '@bufbuild/cel';
+import { celList, isCelList, isCelMap, isCelUint, type CelInput, type CelValue } from '@bufbuild/cel';
 import { create, isMessage } from '@bufbuild/protobuf';
 import { DurationSchema, TimestampSchema, type Duration, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { isReflectMessage } from '@bufbuild/protobuf/reflect';
 import { escapePropertyName } from './escaping';
+import { none, some } from './library/optional';
 import type { OpenApiSchema } from './schema-types';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -50,6 +51,25 @@ export function toCelValue(value: unknown, schema?: OpenApiSchema): CelInput {
     default:
       return untyped(value);
   }
+}
+
+/**
+ * A converted value as the library's runtime value, as an activation would
+ * make it on every read of the variable: converting once saves that when a
+ * value serves several expressions.
+ */
+export function celValue(input: CelInput): CelValue {
+  return celList([input]).get(0)!;
+}
+
+/**
+ * A CEL optional of a converted value, or optional.none() without one: the
+ * `oldSelf` of an optionalOldSelf rule. The payload is made a runtime value
+ * here (as an activation would), since `.value()` hands it out unchanged.
+ */
+export function celOptional(input: CelInput | undefined): CelValue {
+  if (input === undefined) return none() as unknown as CelValue;
+  return some(celValue(input)) as unknown as CelValue;
 }
 
 function untyped(value: unknown): CelInput {

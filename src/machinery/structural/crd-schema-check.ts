@@ -3,11 +3,14 @@
  * about one `openAPIV3Schema` of a CRD (at `spec.versions[i].schema`, or at
  * `spec.validation` where all versions share it). Root restrictions when the
  * status subresource is on, then the structural rules and defaults (when a
- * structural schema is required), then the OpenAPI keyword rules; NewStructural's
- * own errors show only if nothing else was found, as upstream arranges.
+ * structural schema is required), then the OpenAPI keyword rules, then the
+ * CEL rules (compiled only once the schema is structural with valid defaults,
+ * and only where the subtree has no other error); NewStructural's own errors
+ * show only if nothing else was found, as upstream arranges.
  */
 import { FieldError, fieldErrors, FieldPath, RenderedValue } from '../field-errors';
 import { goJson } from '../managed-fields/go-values';
+import { compileSchemaRules } from './cel-schema-rules';
 import { validateDefaults } from './defaults-check';
 import type { JSONSchemaProps } from './json-schema-props';
 import { SchemaRuleOptions, validateOpenAPISchema } from './openapi-schema-check';
@@ -17,6 +20,8 @@ import { newStructuralError } from './structural-unsupported';
 export interface CRDSchemaOptions extends SchemaRuleOptions {
   requireStructuralSchema: boolean;
   requirePrunedDefaults: boolean;
+  /** Set on update for a version whose schema is unchanged: its rules are not held to the per-expression cost limit. */
+  suppressPerExpressionCost?: boolean;
 }
 
 /** The root fields in Go's struct order, with whether a root under a status subresource may set them. */
@@ -61,14 +66,19 @@ export function validateCRDSchema(schema: JSONSchemaProps | undefined, statusEna
   const errs: FieldError[] = statusEnabled ? statusRootErrors(schema, path) : [];
   if (schema.nullable) errs.push(fieldErrors.forbidden(path.child('openAPIV3Schema.nullable'), 'nullable cannot be true at the root'));
   let initErrs: FieldError[] = [];
+  let celReady = false;
   if (opts.requireStructuralSchema) {
     const initError = newStructuralError(schema);
     if (initError) initErrs = [fieldErrors.invalid(schemaPath, '', initError)];
     else {
       const structural = validateStructural(schema, schemaPath);
-      errs.push(...(structural.length ? structural : validateDefaults(schema, schemaPath, opts.requirePrunedDefaults)));
+      const defaults = structural.length ? [] : validateDefaults(schema, schemaPath, opts.requirePrunedDefaults);
+      errs.push(...structural, ...defaults);
+      celReady = structural.length === 0 && defaults.length === 0;
     }
   }
-  errs.push(...validateOpenAPISchema(schema, schemaPath, opts));
+  const dirty = new Set<JSONSchemaProps>();
+  errs.push(...validateOpenAPISchema(schema, schemaPath, opts, dirty));
+  if (celReady) errs.push(...compileSchemaRules(schema, schemaPath, { suppressPerExpressionCost: opts.suppressPerExpressionCost, skip: dirty }).errors);
   return errs.length === 0 ? initErrs : errs;
 }

@@ -4,7 +4,7 @@
  * patternProperties...), additionalProperties beside properties, defaults
  * where pruning could not tell them apart, the shapes of
  * x-kubernetes-list-type / -list-map-keys / -map-type, and the static part of
- * x-kubernetes-validations (the CEL compile belongs to the CEL module).
+ * x-kubernetes-validations (compiling them is cel-schema-rules.ts's part).
  */
 import { FieldError, fieldErrors, FieldPath, RenderedValue } from '../field-errors';
 import { goJson } from '../managed-fields/go-values';
@@ -26,6 +26,8 @@ interface Context {
   allowDefaults: boolean;
   disallowDefaultsReason: string;
   insideResourceMeta: boolean;
+  /** Collects the nodes whose subtree has errors (upstream compiles no CEL rules there). */
+  dirty?: Set<JSONSchemaProps>;
 }
 
 const openapiV3Types = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
@@ -35,8 +37,9 @@ const newlines = /[\n\r]+/;
 /** Go's []string and *string bad values print as JSON. */
 const json = (v: unknown) => new RenderedValue(goJson(v));
 
-export function validateOpenAPISchema(schema: JSONSchemaProps, path: FieldPath, opts: SchemaRuleOptions): FieldError[] {
-  return walk(schema, path, { allowDefaults: opts.allowDefaults, disallowDefaultsReason: '', insideResourceMeta: false }, true, opts);
+/** `dirty`, when given, receives every node whose subtree (junctors included) has an error. */
+export function validateOpenAPISchema(schema: JSONSchemaProps, path: FieldPath, opts: SchemaRuleOptions, dirty?: Set<JSONSchemaProps>): FieldError[] {
+  return walk(schema, path, { allowDefaults: opts.allowDefaults, disallowDefaultsReason: '', insideResourceMeta: false, dirty }, true, opts);
 }
 
 const forbidDefaults = (c: Context, reason: string): Context => ({ ...c, allowDefaults: false, disallowDefaultsReason: reason });
@@ -98,6 +101,7 @@ function walk(s: JSONSchemaProps | undefined, p: FieldPath, c: Context, isRoot: 
     errs.push(fieldErrors.invalid(p.child('x-kubernetes-preserve-unknown-fields'), false, 'must be true or undefined'));
   }
   errs.push(...mapAndListTypes(s, p, opts), ...validationRules(s, p));
+  if (errs.length) c.dirty?.add(s);
   return errs;
 }
 
@@ -188,7 +192,7 @@ export function mapListKeysMapSet(s: JSONSchemaProps, p: FieldPath): FieldError[
   return errs;
 }
 
-/** The CEL rules' static checks; compiling them is the CEL module's part. */
+/** The CEL rules' static checks; compiling them is cel-schema-rules.ts's part. */
 function validationRules(s: JSONSchemaProps, p: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   (s['x-kubernetes-validations'] ?? []).forEach((rule, i) => {
@@ -198,8 +202,8 @@ function validationRules(s: JSONSchemaProps, p: FieldPath): FieldError[] {
     const trimmedMsg = message.trim();
     const messageExpression = rule.messageExpression ?? '';
     if (!trimmedRule) errs.push(fieldErrors.required(rp.child('rule'), 'rule is not specified'));
-    else if (message.length > 0 && !trimmedMsg) errs.push(fieldErrors.invalid(rp.child('message'), message, 'must be non-empty if specified'));
-    else if (newlines.test(trimmedMsg)) errs.push(fieldErrors.invalid(rp.child('message'), message, 'must not contain line breaks'));
+    else if (message.length > 0 && !trimmedMsg) errs.push(fieldErrors.invalid(rp.child('message'), message, 'message must be non-empty if specified'));
+    else if (newlines.test(trimmedMsg)) errs.push(fieldErrors.invalid(rp.child('message'), message, 'message must not contain line breaks'));
     else if (newlines.test(trimmedRule) && !trimmedMsg) {
       errs.push(fieldErrors.required(rp.child('message'), 'message must be specified if rule contains line breaks'));
     }
@@ -208,11 +212,11 @@ function validationRules(s: JSONSchemaProps, p: FieldPath): FieldError[] {
     }
     if (isSet(rule.reason) && !supportedReasons.includes(rule.reason!)) errs.push(fieldErrors.notSupported(rp.child('reason'), rule.reason, supportedReasons));
     const fieldPath = rule.fieldPath ?? '';
-    if (fieldPath.length > 0 && !fieldPath.trim()) errs.push(fieldErrors.invalid(rp.child('fieldPath'), fieldPath, 'must be non-empty if specified'));
-    if (newlines.test(fieldPath)) errs.push(fieldErrors.invalid(rp.child('fieldPath'), fieldPath, 'must not contain line breaks'));
+    if (fieldPath.length > 0 && !fieldPath.trim()) errs.push(fieldErrors.invalid(rp.child('fieldPath'), fieldPath, 'fieldPath must be non-empty if specified'));
+    if (newlines.test(fieldPath)) errs.push(fieldErrors.invalid(rp.child('fieldPath'), fieldPath, 'fieldPath must not contain line breaks'));
     // A schema that does not convert has its own errors; upstream counts the path valid then.
     if (fieldPath.length > 0 && !newStructuralError(s) && !validFieldPath(fieldPath, s).ok) {
-      errs.push(fieldErrors.invalid(rp.child('fieldPath'), fieldPath, 'must be a valid path'));
+      errs.push(fieldErrors.invalid(rp.child('fieldPath'), fieldPath, 'fieldPath must be a valid path'));
     }
   });
   return errs;

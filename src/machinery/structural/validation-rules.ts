@@ -44,7 +44,8 @@ export interface RuleTarget {
   path: OptionalPath;
 }
 
-function mapListKey(item: unknown, keys: string[]): string | undefined {
+/** A map-list item's key (its key fields, all scalars), or undefined when it has none. */
+export function mapListKey(item: unknown, keys: readonly string[]): string | undefined {
   if (!isPlainObject(item)) return undefined;
   const parts = keys.map((k) => item[k]);
   return parts.every((v) => ['string', 'number', 'boolean'].includes(typeof v)) ? JSON.stringify(parts) : undefined;

@@ -27,8 +27,14 @@ export interface SpecOptions extends CRDSchemaOptions {
   allowInvalidCABundle: boolean;
   /** Versions ('' for the shared list) whose too-many selectable fields were already stored unchanged. */
   allowTooManySelectableFields: Set<string>;
+  /** On update, versions whose schema did not change: their CEL rules skip the per-expression cost limit. */
+  versionsWithUnchangedSchemas?: ReadonlySet<string>;
   crypto: CryptoPort;
 }
+
+/** Upstream's suppressExpressionCostForUnchangedSchema. */
+const forVersion = (opts: SpecOptions, name: string | undefined): SpecOptions =>
+  opts.versionsWithUnchangedSchemas?.has(name ?? '') ? { ...opts, suppressPerExpressionCost: true } : opts;
 
 const schemas = (spec: Spec): JSONSchemaProps[] =>
   [spec.validation?.openAPIV3Schema, ...spec.versions.map((v) => v.schema?.openAPIV3Schema)].filter((s): s is JSONSchemaProps => !!s);
@@ -53,7 +59,7 @@ function subresourcesFor(spec: Spec, name: string): Subresources | undefined {
 
 function validateVersion(v: Version, p: FieldPath, statusEnabled: boolean, opts: SpecOptions): FieldError[] {
   const errs = validateDeprecationWarning(v, p);
-  errs.push(...validateCRDSchema(v.schema?.openAPIV3Schema, statusEnabled, opts, p.child('schema')));
+  errs.push(...validateCRDSchema(v.schema?.openAPIV3Schema, statusEnabled, forVersion(opts, v.name), p.child('schema')));
   errs.push(...validateSubresources(v.subresources ?? undefined, p.child('subresources')));
   (v.additionalPrinterColumns ?? []).forEach((c, i) => errs.push(...validateColumn(c, p.child('additionalPrinterColumns').index(i))));
   if (v.selectableFields?.length) {
@@ -118,7 +124,7 @@ export function validateSpec(spec: Spec, optsIn: SpecOptions, p: FieldPath): Fie
   for (const field of ['plural', 'singular', 'kind', 'listKind'] as const) if (!n[field]) errs.push(fieldErrors.required(p.child('names', field)));
   errs.push(...validateNames(n, p.child('names')));
   const anyStatus = hasStatus(spec.subresources) || spec.versions.some((v) => hasStatus(v.subresources));
-  errs.push(...validateCRDSchema(spec.validation?.openAPIV3Schema, anyStatus, opts, p.child('validation')));
+  errs.push(...validateCRDSchema(spec.validation?.openAPIV3Schema, anyStatus, forVersion(opts, spec.version), p.child('validation')));
   errs.push(...validateSubresources(spec.subresources, p.child('subresources')));
   (spec.additionalPrinterColumns ?? []).forEach((c, i) => errs.push(...validateColumn(c, p.child('additionalPrinterColumns').index(i))));
   if (spec.selectableFields?.length) {

@@ -48,6 +48,25 @@ function createOptions(ctx: StrategyContext): SpecOptions {
   };
 }
 
+/** A version's schema in the internal form: the shared one when versions have none of their own. */
+function schemaFor(spec: Spec, name: string): { found: boolean; schema?: unknown } {
+  if (!spec.versions.some((v) => v.schema !== undefined && v.schema !== null)) return { found: true, schema: spec.validation };
+  if (spec.validation) return { found: false };
+  const v = spec.versions.find((x) => x.name === name);
+  return v ? { found: true, schema: v.schema } : { found: false };
+}
+
+/** Upstream's findVersionsWithUnchangedSchemas. */
+function unchangedSchemas(spec: Spec, old: Spec): Set<string> {
+  const out = new Set<string>();
+  for (const v of spec.versions) {
+    const now = schemaFor(spec, v.name ?? '');
+    const was = schemaFor(old, v.name ?? '');
+    if (now.found && was.found && semanticEqual(now.schema, was.schema)) out.add(v.name ?? '');
+  }
+  return out;
+}
+
 /** What the stored CRD already had: rules it broke stay relaxed so it can still be updated. */
 function updateOptions(spec: Spec, old: Spec, oldObj: CRDObject, ctx: StrategyContext): SpecOptions {
   const established = isConditionTrue(oldObj.status, 'Established');
@@ -69,6 +88,7 @@ function updateOptions(spec: Spec, old: Spec, oldObj: CRDObject, ctx: StrategyCo
     requireMapListKeysMapSetValidation: !anySchema(old, (s) => mapListKeysMapSet(s, FieldPath.root('')).length > 0),
     allowInvalidCABundle: !established || (!!oldBundle && !!caBundleError(oldBundle, ctx.crypto)),
     allowTooManySelectableFields: tooMany,
+    versionsWithUnchangedSchemas: unchangedSchemas(spec, old),
     crypto: ctx.crypto,
   };
 }

@@ -13,6 +13,7 @@ import { printValue } from '../../machinery/jsonpath/values';
 import type { CustomResourceDefinitionSpecObject, CustomResourceDefinitionStatusObject, CustomResourceDefinitionVersionObject } from '../custom-resource-definition';
 import { customResourceStrategy, decodeBody, decodeStored, type ServedVersion } from './custom-resource.strategy';
 import { statusSubresource } from './custom-resource.status';
+import { scaleSubresource } from './custom-resource.scale';
 
 export interface CustomResourceOptions {
   /** The CRD is being deleted: its kinds are still read and deleted, but nothing new is created. */
@@ -72,6 +73,7 @@ export function customResourceKinds(crd: KObject, opts: CustomResourceOptions = 
     const { table } = customResourceTable(printerColumnsOrDefault(version.additionalPrinterColumns as PrinterColumn[] | undefined));
     const subresources: ResourceDefinition['subresources'] = {};
     if (served.statusEnabled) subresources.status = statusSubresource(served);
+    if (served.scale) subresources.scale = scaleSubresource(served.scale);
     defs.push({
       group,
       version: version.name,

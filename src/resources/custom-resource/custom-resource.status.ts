@@ -6,7 +6,7 @@
  */
 import type { SubresourceStrategy } from '../../machinery/resource-definition';
 import { validateCustomResourceStatusUpdate } from '../../machinery/structural';
-import { kindOf, type ServedVersion } from './custom-resource.strategy';
+import { checkRules, kindOf, type ServedVersion } from './custom-resource.strategy';
 
 export function statusSubresource(v: ServedVersion): SubresourceStrategy {
   return {
@@ -18,10 +18,6 @@ export function statusSubresource(v: ServedVersion): SubresourceStrategy {
       for (const [key, value] of Object.entries(old)) if (key !== 'metadata' && key !== 'status') obj[key] = structuredClone(value);
       if (status === undefined) delete obj.status;
     },
-    validateUpdate(obj, old) {
-      const errs = validateCustomResourceStatusUpdate(obj, old, v.schema, kindOf(v));
-      if (v.rules) errs.push(...v.rules(obj, old));
-      return errs;
-    },
+    validateUpdate: (obj, old, ctx) => checkRules(v, obj, old, validateCustomResourceStatusUpdate(obj, old, v.schema, kindOf(v)), ctx),
   };
 }

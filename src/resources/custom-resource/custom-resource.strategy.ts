@@ -8,8 +8,17 @@
 import { errors } from '../../machinery/status';
 import { errorText, type FieldError } from '../../machinery/field-errors';
 import type { KObject } from '../../machinery/object';
-import type { Strategy } from '../../machinery/resource-definition';
-import { decodeCustomResource, validateCustomResource, validateCustomResourceUpdate, type CustomResourceKind, type JSONSchemaProps } from '../../machinery/structural';
+import type { Strategy, StrategyContext } from '../../machinery/resource-definition';
+import {
+  applyDefaults,
+  celBlocked,
+  celValidatorFor,
+  decodeCustomResource,
+  validateCustomResource,
+  validateCustomResourceUpdate,
+  type CustomResourceKind,
+  type JSONSchemaProps,
+} from '../../machinery/structural';
 
 export interface ServedVersion {
   group: string;
@@ -22,8 +31,6 @@ export interface ServedVersion {
   statusEnabled: boolean;
   scale?: CustomResourceKind['scale'];
   terminating: boolean;
-  /** The CRD's CEL rules for this version, when it has any. */
-  rules?: (obj: KObject, old: KObject | undefined) => FieldError[];
 }
 
 export function kindOf(v: ServedVersion): CustomResourceKind {
@@ -43,10 +50,22 @@ export function decodeStored(v: ServedVersion, obj: KObject): KObject {
   return obj;
 }
 
-function validate(v: ServedVersion, obj: KObject, old: KObject | undefined): FieldError[] {
+/**
+ * The CRD's CEL rules (x-kubernetes-validations), after the schema's own checks: not run when those found the object
+ * of the wrong shape (upstream's blocking error instead); on updates, failures on unchanged values are warnings.
+ */
+export function checkRules(v: ServedVersion, obj: KObject, old: KObject | undefined, errs: FieldError[], ctx: StrategyContext): FieldError[] {
+  if (!v.schema) return errs;
+  const blocked = celBlocked(errs);
+  if (blocked) return [...errs, blocked];
+  const result = celValidatorFor(v.schema)(obj, old);
+  if (ctx.warnings) for (const w of result.warnings) ctx.warnings.push(w);
+  return result.errors.length ? [...errs, ...result.errors] : errs;
+}
+
+function validate(v: ServedVersion, obj: KObject, old: KObject | undefined, ctx: StrategyContext): FieldError[] {
   const errs = old ? validateCustomResourceUpdate(obj, old, v.schema, kindOf(v)) : validateCustomResource(obj, v.schema, kindOf(v));
-  if (v.rules) errs.push(...v.rules(obj, old));
-  return errs;
+  return checkRules(v, obj, old, errs, ctx);
 }
 
 export function customResourceStrategy(v: ServedVersion): Strategy {
@@ -57,7 +76,9 @@ export function customResourceStrategy(v: ServedVersion): Strategy {
       // With a status subresource, status is written through it only.
       if (v.statusEnabled) delete obj.status;
     },
-    validate: (obj) => validate(v, obj, undefined),
-    validateUpdate: (obj, old) => validate(v, obj, old),
+    // Every write's result is defaulted, whatever made it (a server-side apply that dropped a defaulted field gets it back).
+    applyDefaults: (obj) => applyDefaults(obj, v.schema),
+    validate: (obj, ctx) => validate(v, obj, undefined, ctx),
+    validateUpdate: (obj, old, ctx) => validate(v, obj, old, ctx),
   };
 }

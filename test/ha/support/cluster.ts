@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import * as https from 'node:https';
 import { join, resolve } from 'node:path';
 import { load } from 'js-yaml';
+import { until as sharedUntil, type UntilOptions } from '../../support/until';
 
 const scripts = resolve(__dirname, '../../../scripts');
 
@@ -45,24 +46,19 @@ export function clusterDown(dir: string): void {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function until(pred: () => boolean | Promise<boolean>, what: string | (() => string), timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await pred())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`);
-    await sleep(25);
-  }
-}
+/** The shared until, with the half minute a cluster of processes gets here unless told otherwise. */
+export const until = <T>(what: string, probe: () => T | Promise<T>, options: UntilOptions = {}) => sharedUntil(what, probe, { timeoutMs: 30_000, ...options });
 
 /** Waits until the process is gone (after a signal). */
 export async function exited(pid: number): Promise<void> {
-  await until(() => {
+  await until(`pid ${pid} to exit`, () => {
     try {
       process.kill(pid, 0);
       return /\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
     } catch {
       return true;
     }
-  }, `pid ${pid} to exit`);
+  });
 }
 
 export interface Response {

@@ -5,6 +5,7 @@
  * decides, real timers drive the loop) and before anyone else may take over.
  */
 import { startTestServer, type TestServer } from '../../support/test-server';
+import { until } from '../../support/until';
 import { LeaderElector, type LeaderElectionConfig } from '../../../src/controllers/leader-election';
 import { leaseDefinition } from '../../../src/resources/lease';
 import { systemRandom } from '../../../src/adapters/random/system.random';
@@ -12,14 +13,6 @@ import type { Registry } from '../../../src/registry/registry';
 
 const timing = { leaseDurationMs: 2000, renewDeadlineMs: 1000, retryPeriodMs: 100 };
 
-async function until(what: string, probe: () => boolean | Promise<boolean>, tries = 400): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (await probe()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Time that moves only when the test says so (from now); `real` follows the wall clock. */
 class TestClock {
@@ -29,14 +22,14 @@ class TestClock {
   now = () => new Date((this.real ? Date.now() : this.base) + this.offset);
 }
 
-/** The registry, or one whose every call fails while `broken` (storage unreachable). */
+/** The registry, or one whose every call fails while `broken` (storage unreachable); `failures` counts them. */
 function flaky(registry: Registry) {
-  const state = { broken: false };
+  const state = { broken: false, failures: 0 };
   const proxy = new Proxy(registry, {
     get(target, prop, receiver) {
       const v = Reflect.get(target, prop, receiver);
       if (typeof v !== 'function' || !['get', 'create', 'update'].includes(String(prop))) return v;
-      return (...args: unknown[]) => (state.broken ? Promise.reject(new Error('storage unreachable')) : v.apply(target, args));
+      return (...args: unknown[]) => (state.broken ? (state.failures++, Promise.reject(new Error('storage unreachable'))) : v.apply(target, args));
     },
   });
   return { registry: proxy, state };
@@ -101,7 +94,10 @@ describe('LeaderElector', () => {
     await until('c sees a', () => c.observedHolder() === 'a');
     // Up to the deadline (on a's clock, which stood still since its last renewal) a keeps leading, renewals failing.
     clock.offset = timing.renewDeadlineMs - 200;
-    await pause(timing.retryPeriodMs * 3);
+    // Barrier: three more failed renewals. They are a retry period apart, and the deadline watchdog ticks more often,
+    // so it has looked at this clock reading meanwhile.
+    const failed = storage.state.failures;
+    await until('three failed renewals on this clock', () => storage.state.failures >= failed + 3);
     expect(a.isLeader()).toBe(true);
     clock.offset = timing.renewDeadlineMs + 200;
     await until('a gives up', () => !a.isLeader());

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { encodeHeaderBlock } from '../../../src/adapters/etcd/http2/hpack';
 import { issueLeaf, selfSignedCa } from '../../../src/adapters/pki';
 import { H2Session, type StreamFailure } from '../../../src/adapters/etcd/http2/session';
+import { until } from '../../support/until';
 
 interface Reply {
   headers: Map<string, string>[];
@@ -201,8 +202,7 @@ describe('HTTP/2 session against node:http2', () => {
     await call(session, '/warm', Buffer.from('x'));
     let idle = 0;
     session.setIdleTimeout(50, () => idle++);
-    await new Promise((r) => setTimeout(r, 400));
-    expect(idle).toBeGreaterThanOrEqual(3);
+    await until('three idle periods', () => idle >= 3, { timeoutMs: 2000 });
   });
 
   it('speaks HTTP/2 over TLS to an https: endpoint (ALPN h2)', async () => {
@@ -283,17 +283,17 @@ describe('HTTP/2 session against node:http2', () => {
         onClose: () => undefined,
       }).write(Buffer.from('x'), false);
     });
-    while (!open) await new Promise((r) => setTimeout(r, 5));
+    const opened = await until('the server to see /open', () => open, { intervalMs: 5 });
     const acked = new Promise<void>((resolve, reject) =>
-      open!.session!.ping(Buffer.from('holdme..'), (err) => {
+      opened.session!.ping(Buffer.from('holdme..'), (err) => {
         if (err) return reject(err);
         seen.push('ack');
         resolve();
       }),
     );
-    open.write('now');
+    opened.write('now');
     await Promise.all([behind, acked]);
     expect(seen).toEqual(['/open', '/behind', 'ack']);
-    open.close();
+    opened.close();
   });
 });

@@ -51,15 +51,21 @@ describe('ProgressSupport', () => {
   });
 
   test('a member that never answers keeps it untrusted, and stop() ends the asking', async () => {
-    const { asked, versionOf } = answers({ a: ['3.5.17'], b: [] });
-    const support = new ProgressSupport(['a', 'b'], versionOf);
-    await new Promise((r) => setTimeout(r, 400)); // retries after 100 and 200 ms
-    expect(support.supported).toBe(false);
-    support.stop();
-    const count = asked.length;
-    expect(asked.filter((ep) => ep === 'b').length).toBeGreaterThanOrEqual(2);
-    await expect(support.settled).resolves.toBe(false);
-    await new Promise((r) => setTimeout(r, 500));
-    expect(asked.length).toBe(count);
+    // Fake timers: "no more asking" is shown by running every timer left after stop(), not by waiting a while.
+    jest.useFakeTimers();
+    try {
+      const { asked, versionOf } = answers({ a: ['3.5.17'], b: [] });
+      const support = new ProgressSupport(['a', 'b'], versionOf);
+      await jest.advanceTimersByTimeAsync(400); // retries after 100 and 200 ms
+      expect(support.supported).toBe(false);
+      support.stop();
+      const count = asked.length;
+      expect(asked.filter((ep) => ep === 'b').length).toBeGreaterThanOrEqual(2);
+      await expect(support.settled).resolves.toBe(false);
+      await jest.runAllTimersAsync(); // a retry left scheduled would ask again (and one that reschedules never ends)
+      expect(asked.length).toBe(count);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

@@ -44,18 +44,28 @@ test('storage errors become 504, 503 with Retry-After, 429 and 413; others are l
 });
 
 test('calls a storage bounds by itself get no timer of their own, except a write with a TTL (two calls to etcd)', async () => {
-  const self = { ...hung, callTimeoutMs: 20 } as StoragePort;
-  const s = withDeadlines(self, 20);
-  let settled = false;
-  const own = [s.currentRevision(), s.get('/k'), s.range('/'), s.create('/k', Buffer.from('v')), s.update('/k', Buffer.from('v'), 1), s.delete('/k', 1)];
-  for (const c of own) c.then(() => (settled = true), () => (settled = true));
-  await expect(s.create('/k', Buffer.from('v'), { ttlSeconds: 5 })).rejects.toBeInstanceOf(StorageTimeoutError);
-  await expect(s.update('/k', Buffer.from('v'), 1, { ttlSeconds: 5 })).rejects.toBeInstanceOf(StorageTimeoutError);
-  await expect(s.compactedRevision()).rejects.toBeInstanceOf(StorageTimeoutError);
-  // A read at a revision may take more reads after etcd refuses it (to tell compacted from future): bounded as a whole.
-  await expect(s.range('/', { revision: 5 })).rejects.toBeInstanceOf(StorageTimeoutError);
-  await new Promise((r) => setTimeout(r, 200));
-  expect(settled).toBe(false); // left to the storage (which here never answers)
+  // Fake timers: "no timer of their own" is shown by running every timer there is, not by waiting a while.
+  jest.useFakeTimers();
+  try {
+    const self = { ...hung, callTimeoutMs: 20 } as StoragePort;
+    const s = withDeadlines(self, 20);
+    let settled = false;
+    const own = [s.currentRevision(), s.get('/k'), s.range('/'), s.create('/k', Buffer.from('v')), s.update('/k', Buffer.from('v'), 1), s.delete('/k', 1)];
+    for (const c of own) c.then(() => (settled = true), () => (settled = true));
+    const timed = [
+      s.create('/k', Buffer.from('v'), { ttlSeconds: 5 }),
+      s.update('/k', Buffer.from('v'), 1, { ttlSeconds: 5 }),
+      s.compactedRevision(),
+      // A read at a revision may take more reads after etcd refuses it (to tell compacted from future): bounded as a whole.
+      s.range('/', { revision: 5 }),
+    ];
+    const outcomes = Promise.all(timed.map((c) => c.catch((err: unknown) => err)));
+    await jest.runAllTimersAsync();
+    for (const outcome of await outcomes) expect(outcome).toBeInstanceOf(StorageTimeoutError);
+    expect(settled).toBe(false); // left to the storage (which here never answers)
+  } finally {
+    jest.useRealTimers();
+  }
   // A storage whose own deadline is longer than the server's is bounded as before.
   const slower = withDeadlines({ ...hung, callTimeoutMs: 60_000 } as StoragePort, 20);
   await expect(slower.get('/k')).rejects.toBeInstanceOf(StorageTimeoutError);

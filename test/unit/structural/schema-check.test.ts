@@ -179,9 +179,9 @@ describe('OpenAPI keyword rules', () => {
     expect(rules([{ rule: ' ' }, { rule: 'a\nb' }, { rule: 'x', message: 'a\nb', reason: 'Nope' }, { rule: 'x', fieldPath: '.c' }])).toEqual([
       `${P}.properties[a].x-kubernetes-validations[0].rule: Required value: rule is not specified`,
       `${P}.properties[a].x-kubernetes-validations[1].message: Required value: message must be specified if rule contains line breaks`,
-      `${P}.properties[a].x-kubernetes-validations[2].message: Invalid value: "a\\nb": must not contain line breaks`,
+      `${P}.properties[a].x-kubernetes-validations[2].message: Invalid value: "a\\nb": message must not contain line breaks`,
       `${P}.properties[a].x-kubernetes-validations[2].reason: Unsupported value: "Nope": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"`,
-      `${P}.properties[a].x-kubernetes-validations[3].fieldPath: Invalid value: ".c": must be a valid path`,
+      `${P}.properties[a].x-kubernetes-validations[3].fieldPath: Invalid value: ".c": fieldPath must be a valid path`,
     ]);
   });
 });

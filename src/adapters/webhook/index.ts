@@ -1,0 +1,1 @@
+export { HttpsWebhookClient } from './https-webhook';
