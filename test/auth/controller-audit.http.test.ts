@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { backends } from '../support/test-server';
 import { startSecureTestServer, type Credentials, type SecureTestServer } from '../support/secure-server';
 import { opensslRequest } from '../support/certificate-check';
+import { until } from '../support/until';
 import { FileAuditSink } from '../../src/adapters/audit';
 import { FileCertificateAuthority } from '../../src/adapters/certificate-authority';
 import { parsePolicy } from '../../src/auth/audit/policy';
@@ -43,14 +44,11 @@ describe.each(backends)('audit of controller writes on %s', (backend) => {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const events = (): any[] => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
   /** The audit events that `pick` accepts, once there are some (the sink writes in the background). */
-  const eventually = async (what: string, pick: (e: { [k: string]: any }) => boolean) => {
-    for (let i = 0; i < 200; i++) {
+  const eventually = (what: string, pick: (e: { [k: string]: any }) => boolean) =>
+    until(`an audit event for ${what}`, () => {
       const found = events().filter(pick);
-      if (found.length) return found;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`no audit event for ${what}`);
-  };
+      return found.length ? found : undefined;
+    });
 
   it("the signer's certificatesigningrequests/status update, as its service account, in the HTTP request's shape", async () => {
     const { request } = opensslRequest({ keyType: 'p256', subject: '/CN=audited' });

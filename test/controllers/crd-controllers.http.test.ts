@@ -6,6 +6,7 @@
  * CRD deletes its objects, then the CRD.
  */
 import { backends, startTestServer, type TestServer } from '../support/test-server';
+import { until } from '../support/until';
 
 const CRDS = '/apis/apiextensions.svc.io/v1/customresourcedefinitions';
 const WIDGETS = '/apis/example.com/v1/namespaces/default/widgets';
@@ -39,14 +40,6 @@ describe.each(backends)('CustomResourceDefinition controllers on %s', (backend) 
       json = undefined;
     }
     return { status: r.status, json };
-  };
-  const until = async <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => {
-    for (let i = 0; i < 200; i++) {
-      const v = await probe();
-      if (v !== undefined) return v;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`timed out waiting for ${what}`);
   };
 
   it('serves the kind once Established, collects its objects, and cleans up on delete', async () => {

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServerProcess, type ServerProcess } from '../support/server-process';
 import { kubectlWithConfig, type Kubectl } from '../support/kubectl';
+import { until } from '../support/until';
 
 describe('controller writes in --audit-log-path', () => {
   let server: ServerProcess;
@@ -49,13 +50,10 @@ spec:
       expect({ args, code: r.code, stderr: r.stderr }).toEqual({ args, code: 0, stderr: '' });
     }
     const uri = '/apis/certificates.svc.io/v1/certificatesigningrequests/audited-user/status';
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    let found: any;
-    for (let i = 0; i < 200 && !found; i++) {
+    const found = await until("the signer's update in the audit log", () => {
       const lines = existsSync(auditLog) ? readFileSync(auditLog, 'utf8').split('\n').filter(Boolean) : [];
-      found = lines.map((l) => JSON.parse(l)).find((e) => e.requestURI === uri && e.stage === 'ResponseComplete');
-      if (!found) await new Promise((r) => setTimeout(r, 100));
-    }
+      return lines.map((l) => JSON.parse(l)).find((e) => e.requestURI === uri && e.stage === 'ResponseComplete');
+    });
     expect(found).toMatchObject({
       level: 'Metadata',
       verb: 'update',
