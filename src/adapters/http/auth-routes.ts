@@ -1,6 +1,6 @@
 /**
  * The create-only APIs of authentication and authorization: the access
- * reviews, SelfSubjectReview and the serviceaccounts/token subresource.
+ * reviews, SelfSubjectReview, TokenReview and the serviceaccounts/token subresource.
  * They are answered, not stored. Stock kubectl speaks the upstream groups
  * (authorization.k8s.io, authentication.k8s.io), so both those and ours are served.
  */
@@ -11,6 +11,7 @@ import type { ResourceDefinition } from '../../machinery/resource-definition';
 import type { AuthorizerPort } from '../../ports/authorizer.port';
 import type { Registry } from '../../registry/registry';
 import { answerReview, ReviewKind } from '../../auth/reviews';
+import { answerTokenReview, type TokenAuthenticator } from '../../auth/token-review';
 import { issueToken, TokenRequestDeps } from '../../auth/token-request';
 import { decodeObjectBody, negotiate } from './media';
 import type { DiscoveryOnly } from './discovery';
@@ -21,12 +22,13 @@ export const authorizationGroups = ['authorization.svc.io', 'authorization.k8s.i
 export const authenticationGroups = ['authentication.svc.io', 'authentication.k8s.io'];
 
 /** The review kinds as discovery lists them (create only). */
-export const reviewResources: Array<{ groups: string[]; plural: string; kind: ReviewKind; namespaced: boolean }> = [
+export const reviewResources: Array<{ groups: string[]; plural: string; kind: ReviewKind | 'TokenReview'; namespaced: boolean }> = [
   { groups: authorizationGroups, plural: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview', namespaced: false },
   { groups: authorizationGroups, plural: 'subjectaccessreviews', kind: 'SubjectAccessReview', namespaced: false },
   { groups: authorizationGroups, plural: 'localsubjectaccessreviews', kind: 'LocalSubjectAccessReview', namespaced: true },
   { groups: authorizationGroups, plural: 'selfsubjectrulesreviews', kind: 'SelfSubjectRulesReview', namespaced: false },
   { groups: authenticationGroups, plural: 'selfsubjectreviews', kind: 'SelfSubjectReview', namespaced: false },
+  { groups: authenticationGroups, plural: 'tokenreviews', kind: 'TokenReview', namespaced: false },
 ];
 
 /** The reviews for discovery: create only, in our groups and the upstream ones. */
@@ -50,6 +52,8 @@ export interface AuthRoutesDeps {
   registry: Registry;
   serviceAccounts?: ResourceDefinition;
   tokens?: TokenRequestDeps;
+  /** The bearer-token authenticators TokenReview asks, and the server's audiences (--api-audiences). */
+  tokenReview: { authenticator: TokenAuthenticator; apiAudiences: string[] };
 }
 
 /** Decodes a body of `kind` in one of `groups` (v1); apiVersion and kind default as upstream fills them from the URL. */
@@ -81,10 +85,11 @@ export function authRouter(deps: AuthRoutesDeps): Router {
       const path = r.namespaced ? `/apis/${group}/v1/namespaces/:namespace/${r.plural}` : `/apis/${group}/v1/${r.plural}`;
       router
         .route(path)
-        .post((req, res) => {
+        .post(async (req, res) => {
           try {
             const body = decodeBody(req, r.groups, r.kind, group);
             const ns = req.params.namespace as string | undefined;
+            if (r.kind === 'TokenReview') return respond(req, res, await answerTokenReview(body, deps.tokenReview.authenticator, deps.tokenReview.apiAudiences));
             respond(req, res, answerReview({ kind: r.kind, group, body, namespace: ns, requester: userOf(req) }, deps.authorizer));
           } catch (e) {
             sendError(req, res, e);
