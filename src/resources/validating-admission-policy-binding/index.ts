@@ -33,3 +33,5 @@ export const validatingAdmissionPolicyBindingDefinition: ResourceDefinition = {
   allowUnconditionalUpdate: false,
   validateName: nameIsDNSSubdomain,
 };
+
+export type { BindingObject, BindingSpecObject, ParamRefObject } from './validating-admission-policy-binding.validation';

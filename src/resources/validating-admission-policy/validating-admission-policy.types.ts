@@ -9,7 +9,7 @@ import { MatchResources, ParamKind } from './match-resources.types';
 export class Validation {
   @EmitEmpty() @IsString() @Describe('CEL expression that must evaluate to true for the request to pass.') expression!: string;
   @OmitEmpty() @IsOptional() @IsString() @Describe('Message returned when the validation fails; one line.') message?: string;
-  @OmitEmpty('pointer') @IsOptional() @IsString() @Describe('Reason returned when the validation fails: Unauthorized, Forbidden (the default), Invalid or RequestEntityTooLarge.')
+  @OmitEmpty('pointer') @IsOptional() @IsString() @Describe('Reason returned when the validation fails: Forbidden (the default), Invalid or RequestEntityTooLarge.')
   reason?: string;
   @OmitEmpty() @IsOptional() @IsString() @Describe('CEL expression evaluating to the message returned when the validation fails; takes precedence over message.')
   messageExpression?: string;

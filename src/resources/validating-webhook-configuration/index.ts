@@ -33,3 +33,6 @@ export const validatingWebhookConfigurationDefinition: ResourceDefinition = {
   allowUnconditionalUpdate: false,
   validateName: nameIsDNSSubdomain,
 };
+
+export type { ServiceReferenceObject, WebhookConfigurationObject, WebhookObject } from './validating-webhook-configuration.validation';
+export type { MatchConditionObject, RuleObject } from './admission-rules.validation';
