@@ -119,7 +119,7 @@ export async function startServer(root, storage, extraArgs = [], { gc = false, c
   // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to look inside the server.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   if (gc) nodeArgs.push('--expose-gc', '--require', gcPreload);
-  const storageArgs = typeof storage === 'string' ? ['--etcd-servers', storage, '--etcd-compaction-interval', '0'] : ['--data-dir', storage.dataDir];
+  const storageArgs = typeof storage === 'string' ? ['--etcd-servers', storage, '--etcd-compaction-interval', '0', '--data-dir', certDir] : ['--data-dir', storage.dataDir];
   const child = spawn(process.execPath, [...nodeArgs, join(root, 'dist/main.js'), ...storageArgs, '--port', String(port),
     '--secure-port', String(securePort), '--cert-dir', certDir, '--log-level', 'warn', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'], env: imageEnv(root) });
   const proc = track(child);

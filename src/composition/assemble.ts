@@ -61,6 +61,8 @@ export interface AssembleOptions {
   /** Bounds of the storage check in /livez, and in /readyz and /healthz (default 2 s each). */
   healthcheckTimeoutMs?: number;
   readycheckTimeoutMs?: number;
+  /** More /readyz checks, for what the program does after assembling (e.g. comparing the cluster CA). */
+  readyzChecks?: { name: string; check(): boolean }[];
   /** In-process controllers (default: all, without leader election, no signing CA). */
   controllers?: {
     /** --controllers, default ['*']. */
@@ -118,6 +120,10 @@ function startBootstrapPolicy(registry: Registry, cache: WatchCache, log: Log): 
       clearTimeout(timer);
     },
   };
+}
+
+function unreachable(storage: StoragePort): never {
+  throw new Error(storage.lastPingFailure?.() ?? 'storage does not answer');
 }
 
 /** Builds the registry and HTTP server over the given storage (not yet listening). */
@@ -194,7 +200,9 @@ export function assemble(opts: AssembleOptions): Assembled {
   const livezTimeout = opts.healthcheckTimeoutMs ?? 2000;
   const readyzTimeout = opts.readycheckTimeoutMs ?? 2000;
   const storageCheck = { name: 'etcd', check: () => storage.ping(livezTimeout), timeoutMs: livezTimeout };
-  const storageReady = { name: 'etcd', check: () => storage.ping(readyzTimeout), timeoutMs: readyzTimeout };
+  // Readiness says why storage fails (which endpoint, refused or unanswered, a certificate etcd refused).
+  // (The ping bounds itself; the check's own bound, a little later, only catches a ping that overstays.)
+  const storageReady = { name: 'etcd', check: () => storage.ping(readyzTimeout).then((ok) => ok || unreachable(opts.storage)), timeoutMs: readyzTimeout + 100 };
   let server: Server | undefined;
   let secureServer: TlsServer | undefined;
   const app = createApp({
@@ -209,6 +217,7 @@ export function assemble(opts: AssembleOptions): Assembled {
         { name: 'poststarthook/start-system-namespaces-controller', check: () => systemNamespaces.ready() },
         // As upstream: not ready until the bootstrap RBAC policy is in storage.
         { name: 'poststarthook/rbac/bootstrap-roles', check: () => bootstrapDone },
+        ...(opts.readyzChecks ?? []),
         { name: 'shutdown', check: () => !shuttingDown },
       ],
     },

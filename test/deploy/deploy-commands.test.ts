@@ -186,9 +186,11 @@ test('deploy/compose.yaml: three etcd members, two replicas sharing the pki volu
 
   const pki = tmp('pki-volume');
   const ports: Record<string, number> = {};
+  const data: Record<string, string> = {};
   for (const name of ['apiserver-1', 'apiserver-2']) {
     ports[name] = await freePort();
-    const map = { ...etcdUrls, '/data/pki': pki, '/data': tmp(name), '0.0.0.0': '127.0.0.1', '6443': String(ports[name]) };
+    data[name] = tmp(name);
+    const map = { ...etcdUrls, '/data/pki': pki, '/data': data[name], '0.0.0.0': '127.0.0.1', '6443': String(ports[name]) };
     const server = start(mapArgs([...entrypoint(dockerfile), ...services[name].command], map));
     await until(`${name} to be healthy`, () => healthy(map), server); // what depends_on waits for
   }
@@ -207,8 +209,8 @@ test('deploy/compose.yaml: three etcd members, two replicas sharing the pki volu
   expect(balancer.output()).not.toContain('not ready');
   expect((await run(mapArgs(services.balancer.healthcheck.test.slice(1), { '6443': String(lb) }))).code).toBe(0);
 
-  // One CA for both: the admin kubeconfig in the pki volume works through the balancer and on each replica.
-  const creds = admin(join(pki, 'admin.kubeconfig'));
+  // One CA for both: apiserver-1's admin kubeconfig (in its /data) works through the balancer and on each replica.
+  const creds = admin(join(data['apiserver-1'], 'admin.kubeconfig'));
   const created = await get(lb, '/api/v1/namespaces/default/configmaps', creds, 'POST', { metadata: { name: 'via-balancer' }, data: { a: 'b' } });
   expect(created.status).toBe(201);
   for (const port of Object.values(ports)) expect((await get(port, '/api/v1/namespaces/default/configmaps/via-balancer', creds)).status).toBe(200);
@@ -259,7 +261,7 @@ test('deploy/kubernetes: the etcd StatefulSet, and the Deployment’s init conta
     }
   }
   // Both pods took the Secret's CA: pod 0's admin credentials work on pod 1.
-  const creds = admin(join(pods[0].data, 'pki', 'admin.kubeconfig'));
+  const creds = admin(join(pods[0].data, 'admin.kubeconfig'));
   for (const p of pods) {
     expect(readFileSync(join(p.data, 'pki', 'ca.crt'), 'utf8')).toBe(generated.ca.certPem);
     expect(readFileSync(join(p.data, 'pki', 'sa.pub'), 'utf8')).toBe(readFileSync(generated.paths.saPub, 'utf8'));
