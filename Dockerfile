@@ -7,8 +7,12 @@
 
 # Build stage: compile TypeScript with the full dependency set, then drop the development dependencies.
 FROM node:20-bookworm-slim AS build
+# The commit /version reports (the build context has no .git): --build-arg SVC_GIT_COMMIT=$(git rev-parse HEAD).
+ARG SVC_GIT_COMMIT=unknown
 WORKDIR /app
 COPY package.json package-lock.json ./
+# npm ci runs the package's prepare step (build when dist/ is stale), which has no sources yet to build here.
+COPY scripts/build-if-stale.cjs scripts/build-info.cjs ./scripts/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src

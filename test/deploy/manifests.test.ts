@@ -56,7 +56,7 @@ describe('Dockerfile', () => {
     const env = instructions(image, 'ENV').map((i) => i.text);
     expect(env).toContain('MALLOC_MMAP_THRESHOLD_=131072');
     const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    expect(pkg.scripts.start).toMatch(/\bMALLOC_MMAP_THRESHOLD_=131072 node dist\/main\.js$/);
+    expect(pkg.scripts.start).toMatch(/\bMALLOC_MMAP_THRESHOLD_=131072 exec node dist\/main\.js$/);
   });
 
   test('HEALTHCHECK asks /readyz over HTTPS on the served port', () => {
