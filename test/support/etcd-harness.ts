@@ -60,17 +60,23 @@ function findOnPath(name: string): string | undefined {
 
 /** Path of the etcd binary, installing it with apt-get when running as root. */
 export function ensureEtcdBinary(): string {
-  const found = findOnPath('etcd');
+  return ensureDebianTool('etcd', 'etcd-server');
+}
+
+/** Path of a program, installing its Debian package with apt-get when it is missing and this runs as root. */
+export function ensureDebianTool(program: string, debianPackage: string): string {
+  const hint = `${program} is not installed: install it with \`apt-get install ${debianPackage}\``;
+  const found = findOnPath(program);
   if (found) return found;
-  if (process.getuid?.() !== 0) throw new Error(INSTALL_HINT);
+  if (process.getuid?.() !== 0) throw new Error(program === 'etcd' ? INSTALL_HINT : hint);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const install = () => spawnSync('apt-get', ['install', '-y', 'etcd-server'], { stdio: 'inherit', env }).status === 0;
+  const install = () => spawnSync('apt-get', ['install', '-y', debianPackage], { stdio: 'inherit', env }).status === 0;
   if (!install()) {
     spawnSync('apt-get', ['update'], { stdio: 'inherit', env });
-    if (!install()) throw new Error(`apt-get install etcd-server failed; ${INSTALL_HINT}`);
+    if (!install()) throw new Error(`apt-get install ${debianPackage} failed; ${hint}`);
   }
-  const installed = findOnPath('etcd');
-  if (!installed) throw new Error(`etcd still not on PATH after installing etcd-server; ${INSTALL_HINT}`);
+  const installed = findOnPath(program);
+  if (!installed) throw new Error(`${program} still not on PATH after installing ${debianPackage}`);
   return installed;
 }
 
