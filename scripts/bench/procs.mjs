@@ -78,7 +78,7 @@ export async function startEtcd() {
     '--listen-client-urls', endpoint, '--advertise-client-urls', endpoint,
     '--listen-peer-urls', peerUrl, '--initial-advertise-peer-urls', peerUrl, '--initial-cluster', `bench=${peerUrl}`,
     // Progress notifications keep each cache's revision current when other keys change (consistent reads wait for
-    // it, and ask for one when they do); every second, as deploy/ and the README run etcd. At 100 ms, an idle server
+    // it, and ask for one when they do); every second, as deploy/ and scripts/cluster-up run etcd. At 100 ms, an idle server
     // and etcd each spent about 50 ms of CPU per second on them, during every measured cell.
     '--experimental-watch-progress-notify-interval', '1s',
     '--quota-backend-bytes', String(4 * 1024 ** 3),
