@@ -174,7 +174,9 @@ export class H2Session {
       throw new Error(`${url}: only http: and https: endpoints are spoken to`);
     }
     this.socket.on('data', (chunk: Buffer) => this.read(chunk));
-    this.socket.on('error', (err) => this.destroy(describeSocketError(url, err)));
+    this.socket.on('error', (err) =>
+      this.destroy(describeSocketError(url, err, { silentAfterHandshake: protocol === 'https:' && this.connected && !this.heardFrom, clientCertificate: !!options.tls?.cert })),
+    );
     this.socket.on('close', () => this.destroy(`the connection to ${url} closed`));
     this.socket.on('end', () => this.destroy(`the connection to ${url} was closed by etcd`));
     // The preface and this side's settings (no push; the window for each stream), then the connection's own window.

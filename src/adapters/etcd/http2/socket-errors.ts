@@ -15,10 +15,25 @@ const notSignedByCa = new Set([
 /** TLS alerts etcd sends when it does not accept the client certificate (or got none). */
 const clientCertRefused = /ALERT_(BAD_CERTIFICATE|UNKNOWN_CA|CERTIFICATE_REQUIRED|CERTIFICATE_UNKNOWN|UNSUPPORTED_CERTIFICATE|HANDSHAKE_FAILURE|ACCESS_DENIED)/;
 
-export function describeSocketError(url: string, err: Error): string {
+/** Where the connection was when it failed. */
+export interface SocketState {
+  /** The TLS handshake completed (for this side), and nothing was read from etcd since. */
+  silentAfterHandshake?: boolean;
+  /** This side presented a client certificate. */
+  clientCertificate?: boolean;
+}
+
+export function describeSocketError(url: string, err: Error, state: SocketState = {}): string {
   const code = (err as NodeJS.ErrnoException).code ?? '';
   const at = `etcd at ${url}`;
   if (code === 'ECONNREFUSED') return `${at} refused the connection (is etcd running and listening there?)`;
+  // With TLS 1.3, etcd judges the client certificate after this side's handshake is done; its alert can be lost
+  // when the reset for the unread request it closes on arrives first.
+  if (code === 'ECONNRESET' && state.silentAfterHandshake) {
+    return state.clientCertificate
+      ? `${at} closed the connection after the TLS handshake: it refused this server's client certificate (--etcd-certfile), or its CA is not one etcd trusts`
+      : `${at} closed the connection after the TLS handshake: does it require a client certificate (--etcd-certfile, --etcd-keyfile)?`;
+  }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `cannot resolve the host of ${url}`;
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return `${at} is unreachable (${code})`;
   if (code === 'ECONNRESET') return `${at} reset the connection`;
