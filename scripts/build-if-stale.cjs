@@ -25,6 +25,6 @@ if (!fs.existsSync(src)) process.exit(0);
 const inputs = Math.max(newest(src), ...['tsconfig.json', 'tsconfig.build.json', 'package.json'].map((f) => fs.statSync(path.join(root, f)).mtimeMs));
 const built = fs.existsSync(marker) && fs.existsSync(path.join(root, 'dist', 'main.js')) ? fs.statSync(marker).mtimeMs : 0;
 if (built > inputs) process.exit(0);
-process.stderr.write(built ? 'svc-apiserver: src/ changed since the last build: building dist/ (npm run build)\n' : 'svc-apiserver: building dist/ (npm run build)\n');
+process.stderr.write(built ? 'svc-apiserver: the sources changed since the last build: building dist/ (npm run build)\n' : 'svc-apiserver: building dist/ (npm run build)\n');
 const r = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
 process.exit(r.status ?? 1);
