@@ -39,7 +39,9 @@ export async function runCommand(argv: string[]): Promise<void> {
     }
   } catch (e) {
     if (e instanceof MigrateError || e instanceof SnapshotError || e instanceof FlagError) fatal(e.message);
-    fatal(`${cmd.command} failed: ${firstLine(storageErrorStatus(e)?.message ?? e)}`);
+    // "etcd is unavailable" alone does not say why: the transport's cause does (refused, a certificate etcd refused).
+    const cause = (e as { cause?: unknown }).cause;
+    fatal(`${cmd.command} failed: ${firstLine(storageErrorStatus(e)?.message ?? e)}${cause instanceof Error ? ` (${firstLine(cause)})` : ''}`);
   }
 }
 

@@ -11,7 +11,8 @@ import { ensureEtcdPki, issueLeaf, selfSignedCa } from '../../src/adapters/pki';
 import { writeFileSync } from 'node:fs';
 import { EtcdStorage } from '../../src/adapters/etcd';
 import { startEtcd, type EtcdInstance, type EtcdTlsFiles } from '../support/etcd-harness';
-import { freePort } from '../support/server-process';
+import { spawnSync } from 'node:child_process';
+import { distMain, freePort } from '../support/server-process';
 import { call, readyz, removeTempDirs, startServer, stopAll, tempDir, until } from './support/ops';
 
 jest.setTimeout(120_000);
@@ -108,6 +109,26 @@ test('a client certificate from another CA: etcd refuses it, /readyz says so, th
   expect(write.status).toBe(503);
   expect(server.output()).not.toMatch(/\n\s+at \S+:\d+/); // no stack trace
   expect(await server.stop()).toBe(0);
+});
+
+test('migrate copies the embedded store into etcd over TLS with the same flags', async () => {
+  const data = tempDir('embedded');
+  const port = await freePort();
+  const source = startServer(['--data-dir', data, '--port', String(port), '--secure-port', String(await freePort())]);
+  await until('the embedded store to serve', async () => (await readyz(`http://127.0.0.1:${port}`)).status === 200, { proc: source });
+  expect((await call(`http://127.0.0.1:${port}/api/v1/namespaces/default/configmaps`, { method: 'POST', body: { metadata: { name: 'moved' } } })).status).toBe(201);
+  expect(await source.stop()).toBe(0);
+  const tls = ['--etcd-cafile', files.ca, '--etcd-certfile', files.clientCert, '--etcd-keyfile', files.clientKey];
+  const migrate = spawnSync(process.execPath, [distMain, 'migrate', '--data-dir', data, '--etcd-servers', etcd.endpoint, '--etcd-prefix', '/tls-migrated', ...tls], { encoding: 'utf8', timeout: 60_000 });
+  expect(migrate.stderr).toBe('');
+  expect(migrate.status).toBe(0);
+  expect(migrate.stdout).toMatch(/configmaps: \d+ in the embedded store, \d+ in etcd/);
+  expect(migrate.stdout).toContain('to etcd prefix /tls-migrated; counts agree');
+  // Without the client pair etcd refuses it: one sentence, exit 1.
+  const refused = spawnSync(process.execPath, [distMain, 'migrate', '--data-dir', data, '--etcd-servers', etcd.endpoint, '--etcd-prefix', '/tls-refused', '--etcd-cafile', files.ca], { encoding: 'utf8', timeout: 60_000 });
+  expect(refused.status).toBe(1);
+  expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+  expect(refused.stderr).toMatch(/^svc-apiserver: migrate failed: .*etcd at https:\/\/127\.0\.0\.1:\d+ .*client certificate/);
 });
 
 test("etcd's certificate must name the URL's host", async () => {
