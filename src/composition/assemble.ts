@@ -66,6 +66,8 @@ export interface AssembleOptions {
   /** Bounds of the storage check in /livez, and in /readyz and /healthz (default 2 s each). */
   healthcheckTimeoutMs?: number;
   readycheckTimeoutMs?: number;
+  /** More /readyz checks, for what the program does after assembling (e.g. comparing the cluster CA). */
+  readyzChecks?: { name: string; check(): boolean }[];
   /** In-process controllers (default: all, without leader election, no signing CA). */
   controllers?: {
     /** --controllers, default ['*']. */
@@ -94,6 +96,10 @@ export interface Assembled {
   watch: WatchStreamServer;
   /** Fails readiness first, then stops background work and closes storage. */
   shutdown(): Promise<void>;
+}
+
+function unreachable(storage: StoragePort): never {
+  throw new Error(storage.lastPingFailure?.() ?? 'storage does not answer');
 }
 
 /** Builds the registry and HTTP server over the given storage (not yet listening). */
@@ -177,7 +183,9 @@ export function assemble(opts: AssembleOptions): Assembled {
   const livezTimeout = opts.healthcheckTimeoutMs ?? 2000;
   const readyzTimeout = opts.readycheckTimeoutMs ?? 2000;
   const storageCheck = { name: 'etcd', check: () => storage.ping(livezTimeout), timeoutMs: livezTimeout };
-  const storageReady = { name: 'etcd', check: () => storage.ping(readyzTimeout), timeoutMs: readyzTimeout };
+  // Readiness says why storage fails (which endpoint, refused or unanswered, a certificate etcd refused).
+  // (The ping bounds itself; the check's own bound, a little later, only catches a ping that overstays.)
+  const storageReady = { name: 'etcd', check: () => storage.ping(readyzTimeout).then((ok) => ok || unreachable(opts.storage)), timeoutMs: readyzTimeout + 100 };
   let server: Server | undefined;
   let secureServer: TlsServer | undefined;
   const app = createApp({
@@ -192,6 +200,7 @@ export function assemble(opts: AssembleOptions): Assembled {
         // As upstream: not ready until the bootstrap RBAC policy is in storage.
         { name: 'poststarthook/rbac/bootstrap-roles', check: () => bootstrapDone },
         { name: 'poststarthook/crd-informer-synced', check: () => crds.synced() },
+        ...(opts.readyzChecks ?? []),
         { name: 'shutdown', check: () => !shuttingDown },
       ],
     },
