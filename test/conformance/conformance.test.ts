@@ -62,8 +62,15 @@ describe.each(backends)('conformance (%s)', (backend) => {
       if (def.namespaced) expect(created.json.metadata.namespace).toBe(ns);
       expect(created.json.metadata.generation).toBe(def.usesGeneration ? 1 : undefined);
 
+      const settled = f.settled;
+      const reference = settled
+        ? await until(`${def.kind} to settle`, async () => {
+            const r = await call(s, 'GET', p.item(name));
+            return settled(r.json) ? r.json : undefined;
+          })
+        : created.json;
       const got = await call(s, 'GET', p.item(name));
-      expect(got.json).toEqual(created.json);
+      expect(got.json).toEqual(reference);
 
       const list = await call(s, 'GET', p.mine);
       expect(list.json.kind).toBe(def.listKind);

@@ -22,6 +22,11 @@ export interface KindFixture {
   update: (obj: Record<string, unknown>) => void;
   /** A second valid object for the collection tests, where a renamed copy of valid() would not be valid (CRD names). */
   second?: () => Record<string, unknown>;
+  /**
+   * For kinds a controller writes right after create (a CRD's names and conditions): true once the object got there;
+   * the tester waits for it before reading and replacing, which would otherwise race with that write.
+   */
+  settled?: (obj: Record<string, unknown>) => boolean;
   /** A merge patch that is valid on the created object. */
   mergePatch: Record<string, unknown>;
   invalid: InvalidCase[];
