@@ -8,6 +8,7 @@ import type { KObject } from '../machinery/object';
 import type { ResourceDefinition } from '../machinery/resource-definition';
 import { errors } from '../machinery/status';
 import type { Registry } from '../registry/registry';
+import type { ClockPort } from '../ports/clock.port';
 import type { ObjectResult } from '../registry/results';
 import { namespaceDefinition } from '../resources/namespace';
 
@@ -27,7 +28,10 @@ export class Namespaces {
    */
   private readonly decoded = new Map<string, { bytes: Buffer; object: KObject }>();
 
-  constructor(private readonly registry: () => Registry) {}
+  constructor(
+    private readonly registry: () => Registry,
+    readonly clock: ClockPort,
+  ) {}
 
   /** From the watch cache (may lag behind storage). Shared between requests: read it, never change it. */
   async cached(name: string): Promise<KObject | undefined> {
@@ -80,9 +84,5 @@ export class Namespaces {
 
   notFound(name: string) {
     return errors.notFound(namespaceDefinition, name);
-  }
-
-  get clock() {
-    return this.registry().deps.clock;
   }
 }

@@ -131,7 +131,7 @@ export function assemble(opts: AssembleOptions): Assembled {
       gates,
       authorizer,
       ttlSeconds: (def) => (eventDefinitions.includes(def) ? eventTtl : undefined),
-      admission: admissionChain(opts.admissionPlugins ?? DEFAULT_ADMISSION_PLUGINS, () => registry),
+      admission: admissionChain(opts.admissionPlugins ?? DEFAULT_ADMISSION_PLUGINS, () => registry, systemClock),
     },
     new CachedReadPath(cache, storage),
   );

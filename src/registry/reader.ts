@@ -7,7 +7,7 @@ import { errors } from '../machinery/status';
 import { ResourceDefinition } from '../machinery/resource-definition';
 import { KeyValue, StoragePort } from '../ports/storage.port';
 import { listFromStorage, type StorageList } from './list';
-import { namespaceOfKey, objectKey, resourcePrefix } from './keys';
+import { objectKey } from './keys';
 import { decodeKeyValue } from './codec';
 import { joinJson, ListResult, ObjectResult } from './results';
 import { insertRevisionInText } from './with-revision';
@@ -35,8 +35,6 @@ export interface ReadPath {
   list(def: ResourceDefinition, opts: ListOptions): Promise<ListResult>;
   /** A watch from opts.resourceVersion, when the path can serve one (the watch cache does). */
   watch?(def: ResourceDefinition, opts: ListOptions): Promise<CacheWatcher>;
-  /** The namespaces that hold objects of a namespaced kind (as a LIST at RV "0" would see them), read from keys. */
-  namespaces(def: ResourceDefinition): Promise<Set<string>>;
 }
 
 
@@ -54,20 +52,6 @@ export class StorageReadPath implements ReadPath {
       if (min > current) throw errors.tooLargeResourceVersion(min, current, 0);
     }
     return kv ? storageObjectResult(def, kv) : undefined;
-  }
-
-  async namespaces(def: ResourceDefinition): Promise<Set<string>> {
-    const prefix = resourcePrefix(def);
-    const found = new Set<string>();
-    let revision = 0;
-    let startKey: string | undefined;
-    for (;;) {
-      const page = await this.storage.range(prefix, { revision, limit: 10_000, startKey });
-      revision = page.revision;
-      for (const kv of page.items) found.add(namespaceOfKey(prefix, kv.key));
-      if (!page.more || page.items.length === 0) return found;
-      startKey = `${page.items[page.items.length - 1].key}\u0000`;
-    }
   }
 
   async list(def: ResourceDefinition, opts: ListOptions): Promise<ListResult> {

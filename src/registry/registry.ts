@@ -13,7 +13,7 @@ import { deleteObject, DeleteResult } from './delete';
 import { ReadPath, StorageReadPath } from './reader';
 import { ListResult, ObjectResult } from './results';
 import { DeleteOptions, FieldValidation, ListOptions, PatchRequest, WriteOptions } from './request';
-import { ResourceStore, type UpdateFn } from './store';
+import { ResourceStore } from './store';
 import { DefinitionSet } from './definition-set';
 import { applyPatch } from './patch';
 import type { CacheWatcher } from './watch-cache/cache-watcher';
@@ -32,7 +32,7 @@ export class Registry {
 
   constructor(
     definitions: DefinitionSet | readonly ResourceDefinition[],
-    readonly deps: RegistryDeps,
+    deps: RegistryDeps,
     reads?: ReadPath,
   ) {
     this.served = definitions instanceof DefinitionSet ? definitions : new DefinitionSet(definitions);
@@ -49,7 +49,7 @@ export class Registry {
     return this.served.all;
   }
 
-  store(def: ResourceDefinition): ResourceStore {
+  private store(def: ResourceDefinition): ResourceStore {
     const s = this.stores.get(def);
     // A kind withdrawn while the request ran (its CustomResourceDefinition deleted): nothing is there any more.
     if (!s) throw errors.notFoundPath();
@@ -95,11 +95,6 @@ export class Registry {
     return this.reads.list(def, opts);
   }
 
-  /** The namespaces that hold objects of a namespaced kind, without decoding any object. */
-  namespacesInUse(def: ResourceDefinition): Promise<Set<string>> {
-    return this.reads.namespaces(def);
-  }
-
   /** WATCH: the events after opts.resourceVersion, from the read path (the watch cache). */
   watch(def: ResourceDefinition, opts: ListOptions): Promise<CacheWatcher> {
     if (!this.reads.watch) throw errors.methodNotAllowed('watch', def);
@@ -118,13 +113,6 @@ export class Registry {
     return applyPatch((d, b, v, w) => this.admitBody(d, b, v, w), this.store(def), namespace, name, req, opts, subresource);
   }
 
-  /**
-   * Read, change and write one object, retried on a conflicting write (upstream's GuaranteedUpdate): for clients in
-   * this process that edit an object as it is now, such as the garbage collector dropping a finalizer.
-   */
-  guaranteedUpdate(def: ResourceDefinition, namespace: string | undefined, name: string, opts: WriteOptions, produce: UpdateFn): Promise<ObjectResult> {
-    return this.store(def).guaranteedUpdate(namespace, name, opts, undefined, false, produce, false);
-  }
 
   /**
    * A write through a subresource view (a custom resource's /scale): `change` makes the new view from the current

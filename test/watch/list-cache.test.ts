@@ -1,7 +1,7 @@
 /** GET and LIST served by the watch cache, on both backends. */
 import { decodeKeyValue, encodeForStorage } from '../../src/registry/codec';
-import { objectKey } from '../../src/registry/keys';
-import { StorageReadPath } from '../../src/registry/reader';
+import { namespaceOfKey, objectKey, resourcePrefix } from '../../src/registry/keys';
+import { cachedNamespaces } from '../../src/composition/controller-views';
 import { backends, call, CacheServer, cm, startCacheServer } from './harness';
 
 const ns = 'lists';
@@ -140,10 +140,11 @@ describe.each(backends)('list and get from the watch cache (%s)', (backend) => {
     await call(s.url, 'POST', '/api/v1/namespaces/ns-in-use/configmaps', cm('x'));
     const def = s.registry.definitions.find((d) => d.plural === 'configmaps' && !d.group)!;
     await call(s.url, 'GET', '/api/v1/configmaps');
-    const used = await s.registry.namespacesInUse(def);
+    const used = await cachedNamespaces(s.cache)(def);
     expect(used).toContain('lists');
     expect(used).toContain('ns-in-use');
-    expect(await new StorageReadPath(s.storage).namespaces(def)).toEqual(used);
+    const stored = (await s.storage.range(resourcePrefix(def), {})).items.map((kv) => namespaceOfKey(resourcePrefix(def), kv.key));
+    expect(used).toEqual(new Set(stored));
   });
 
   test('a large list streams as valid JSON', async () => {

@@ -58,12 +58,6 @@ export class CachedReadPath implements ReadPath {
     return new ListResult(head, { decode: () => objects.map((o) => o.decode()), encode: () => joinedBytes(objects) });
   }
 
-  async namespaces(def: ResourceDefinition): Promise<Set<string>> {
-    const kind = this.cache.kind(def);
-    if (!(await kind.whenInitialized(this.cache.options.freshnessTimeoutMs))) return this.direct.namespaces(def);
-    return kind.namespaces();
-  }
-
   watch(def: ResourceDefinition, opts: ListOptions): Promise<CacheWatcher> {
     return this.cache.watch(def, opts);
   }
