@@ -9,6 +9,7 @@ import { ResourceDefinition, StrategyContext, apiVersionOf } from '../machinery/
 import { validateObjectMetaCreate, validateObjectMetaUpdate } from '../machinery/validation/object-meta';
 import { shapeAsGo } from '../machinery/schema/go-shape';
 import { kindSchema } from '../machinery/schema/schema';
+import { isResetManagedFields } from '../machinery/managed-fields';
 
 /** Rejects a body whose apiVersion or kind names another type; fills them when absent. */
 export function checkTypeMeta(def: ResourceDefinition, obj: KObject): void {
@@ -133,4 +134,9 @@ export function keepSubresourceFields(def: ResourceDefinition, obj: KObject, old
   if (!def.subresources.status) return;
   if (old && old.status !== undefined) obj.status = structuredClone(old.status);
   else delete obj.status;
+}
+
+/** `[{}]` resets tracking like `[]` (upstream); normalized before validation, which would reject the empty entry. */
+export function resetManagedFieldsRequest(obj: KObject): void {
+  if (isResetManagedFields(obj.metadata.managedFields)) obj.metadata.managedFields = [];
 }

@@ -4,7 +4,6 @@ import { backends } from '../support/test-server';
 import { startSecureTestServer, SecureTestServer, Credentials } from '../support/secure-server';
 import { makeCaCertPem, makeCsrPem, makeLeafCertPem } from '../support/crypto-fixtures';
 
-const rbac = '/apis/rbac.authorization.svc.io/v1';
 const CSRS = '/apis/certificates.svc.io/v1/certificatesigningrequests';
 const CTBS = '/apis/certificates.svc.io/v1/clustertrustbundles';
 const b64 = (s: string) => Buffer.from(s).toString('base64');

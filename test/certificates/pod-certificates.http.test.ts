@@ -20,7 +20,6 @@ import { createHash, X509Certificate } from 'node:crypto';
 const ns = 'default';
 const PCRS = `/apis/certificates.svc.io/v1/namespaces/${ns}/podcertificaterequests`;
 const SAS = `/api/v1/namespaces/${ns}/serviceaccounts`;
-const rbac = '/apis/rbac.authorization.svc.io/v1';
 const hour = 3600_000;
 const podSigner = 'svc.io/apiserver-client-pod';
 

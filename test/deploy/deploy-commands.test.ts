@@ -5,7 +5,7 @@
  * and the HEALTHCHECK and probes against them. Only container paths, ports and host names are mapped
  * (support/manifests.ts); what a container engine adds (users, networks, DNS) is the linted part.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import * as https from 'node:https';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,6 @@
 /** GET and LIST served by the watch cache, on both backends. */
-import { decodeKeyValue, encodeForStorage } from '../../src/registry/codec';
-import { namespaceOfKey, objectKey, resourcePrefix } from '../../src/registry/keys';
+import { encodeForStorage } from '../../src/registry/codec';
+import { namespaceOfKey, resourcePrefix } from '../../src/registry/keys';
 import { cachedNamespaces } from '../../src/composition/controller-views';
 import { backends, call, CacheServer, cm, startCacheServer } from './harness';
 

@@ -1,0 +1,161 @@
+/**
+ * The optimistic-concurrency loop shared by PUT, PATCH and apply (upstream's
+ * GuaranteedUpdate): read, produce the new version, admit and validate it,
+ * write it with compare-and-swap, and on a lost race start again from the
+ * value that won, unless the client pinned a resourceVersion.
+ */
+import { errors } from '../machinery/status';
+import { KObject, deepEqual } from '../machinery/object';
+import { KeyNotFoundError, KeyValue, PutOptions, RevisionMismatchError } from '../ports/storage.port';
+import { bumpGeneration, carrySystemFields, checkTypeMeta, keepSubresourceFields, resetManagedFieldsRequest, resetObjectMetaForStatus, shapeAsStored, validateUpdate } from './admission';
+import { decodeKeyValue, encodeForStorage } from './codec';
+import { encodeWithinLimit } from './object-size';
+import { ObjectResult } from './results';
+import { strategyContext } from './context';
+import { WriteOptions } from './request';
+import type { AdmissionAttributes } from './admission-chain';
+import { ignoreManagedFieldsTimestamps, recordManagedFields } from './managed-fields';
+import type { RegistryDeps } from './context';
+import type { ResourceDefinition } from '../machinery/resource-definition';
+
+/**
+ * Produces the new version of an object from the stored one (undefined when
+ * absent). `old` is compared with the result afterwards, so it is never
+ * changed, and the result must share nothing with it that is changed later:
+ * a producer that edits a copy takes one from `copy()`, decoded afresh from
+ * the stored bytes (cheaper than cloning `old`); the JSON, merge and strategic
+ * patch functions copy their input themselves and are handed `old`.
+ */
+export type UpdateFn = (old: KObject | undefined, copy: () => KObject) => Promise<KObject>;
+
+/** What the loop needs of the kind's store (store.ts). */
+export interface UpdatingStore {
+  readonly def: ResourceDefinition;
+  readonly deps: RegistryDeps;
+  readonly ref: { group: string; plural: string; kind: string };
+  key(namespace: string | undefined, name: string): string;
+  putOptions(): PutOptions | undefined;
+  create(namespace: string | undefined, obj: KObject, opts: WriteOptions, created?: boolean): Promise<ObjectResult>;
+  written(obj: KObject, stored: Buffer, revision: number, created?: boolean): ObjectResult;
+}
+
+const maxCasAttempts = 16;
+
+export async function guaranteedUpdate(
+  store: UpdatingStore,
+  namespace: string | undefined,
+  name: string,
+  opts: WriteOptions,
+  subresource: string | undefined,
+  pinned: boolean,
+  produce: UpdateFn,
+  createOnMissing = store.def.allowCreateOnUpdate && !subresource,
+): Promise<ObjectResult> {
+    const { def } = store;
+    const key = store.key(namespace, name);
+    const ctx = strategyContext(store.deps, opts.user, opts.warnings);
+    // A failed compare-and-swap returns the value that won, so a retry needs no second read.
+    let known: { value: KeyValue | undefined } | undefined;
+    for (let attempt = 0; attempt < maxCasAttempts; attempt++) {
+      const current = known ? known.value : await store.deps.storage.get(key);
+      known = undefined;
+      if (!current) {
+        if (!createOnMissing) throw errors.notFound(store.ref, name);
+        const obj = await produce(undefined, () => {
+          throw new Error('no stored object to copy');
+        });
+        if (obj.metadata.resourceVersion) throw errors.notFound(store.ref, name);
+        try {
+          return await store.create(namespace, obj, opts, true);
+        } catch (e) {
+          if ((e as { status?: { reason?: string } }).status?.reason === 'AlreadyExists' && attempt + 1 < maxCasAttempts) continue;
+          throw e;
+        }
+      }
+      const old = decodeKeyValue(def, current);
+      const obj = await produce(old, () => decodeKeyValue(def, current));
+      checkTypeMeta(def, obj);
+      const rv = obj.metadata.resourceVersion;
+      if (rv && rv !== old.metadata.resourceVersion) throw errors.staleResourceVersion(store.ref, name);
+      if (obj.metadata.uid && obj.metadata.uid !== old.metadata.uid) {
+        throw errors.conflict(
+          store.ref,
+          name,
+          `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${obj.metadata.uid}, UID in object meta: ${old.metadata.uid}`,
+        );
+      }
+      carrySystemFields(obj, old);
+      const attributes: AdmissionAttributes = {
+        operation: 'UPDATE',
+        definition: def,
+        namespace: obj.metadata.namespace,
+        name,
+        subresource,
+        object: obj,
+        oldObject: old,
+        user: opts.user,
+        dryRun: opts.dryRun,
+        options: opts,
+      };
+      await store.deps.admission?.admit(attributes);
+      if (subresource) {
+        const sub = def.subresources[subresource];
+        if (sub.resetObjectMeta) resetObjectMetaForStatus(obj, old);
+        sub.prepareForUpdate(obj, old, ctx);
+      } else {
+        keepSubresourceFields(def, obj, old);
+        def.strategy.prepareForUpdate?.(obj, old, ctx);
+        def.strategy.applyDefaults?.(obj, ctx);
+      }
+      resetManagedFieldsRequest(obj);
+      await validateUpdate(def, obj, old, ctx, subresource);
+      await def.admit?.('update', obj, old, subresource, ctx);
+      def.strategy.canonicalize?.(obj);
+      shapeAsStored(def, obj);
+      // Compared in stored shape, so an empty map that Go leaves out is no spec change (as Semantic.DeepEqual).
+      if (!subresource) bumpGeneration(def, obj, old);
+      recordManagedFields(def, obj, old, opts, store.deps.clock.now(), subresource);
+      await store.deps.admission?.validate(attributes);
+      obj.metadata.resourceVersion = old.metadata.resourceVersion;
+      ignoreManagedFieldsTimestamps(obj, old);
+
+      // The last finalizer is gone: the object goes, unless the kind itself still holds it.
+      const finalizing = !!obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length) && !def.strategy.deletion?.holds(obj);
+      // A write that only ends a deletion stores nothing new, so it is never refused for size.
+      const encoded = finalizing ? encodeForStorage(def, obj) : encodeWithinLimit(def, obj);
+      // Unchanged content (key order aside) is not written: no new resourceVersion, no watch event.
+      if (!finalizing && (encoded.equals(current.value) || sameContent(obj, old))) return store.written(old, current.value, current.modRevision);
+      if (opts.dryRun) return ObjectResult.of(obj);
+      try {
+        if (finalizing) {
+          await store.deps.storage.delete(key, current.modRevision);
+          return ObjectResult.of(obj);
+        }
+        const rev = await store.deps.storage.update(key, encoded, current.modRevision, store.putOptions());
+        obj.metadata.resourceVersion = String(rev);
+        return store.written(obj, encoded, rev);
+      } catch (e) {
+        // Another remover of the last finalizer won the race: the object is gone either way (upstream answers 200).
+        if (finalizing && e instanceof KeyNotFoundError) return ObjectResult.of(obj);
+        if (e instanceof RevisionMismatchError || e instanceof KeyNotFoundError) {
+          if (pinned) throw errors.staleResourceVersion(store.ref, name);
+          if (e instanceof RevisionMismatchError && e.current) known = { value: e.current };
+          else if (e instanceof KeyNotFoundError) known = { value: undefined };
+          continue;
+        }
+        throw e;
+      }
+    }
+    throw errors.conflict(store.ref, name, 'too many concurrent updates; please try again');
+  }
+
+/**
+ * Whether two objects (both in stored shape, the same resourceVersion) would
+ * store the same content: compared in memory, as the JSON they encode to
+ * (undefined members are absent), without encoding or parsing either.
+ */
+function sameContent(obj: KObject, old: KObject): boolean {
+  const { selfLink: _a, ...meta } = obj.metadata;
+  const { selfLink: _b, ...oldMeta } = old.metadata;
+  return deepEqual({ ...obj, metadata: meta }, { ...old, metadata: oldMeta });
+}
