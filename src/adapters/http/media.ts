@@ -4,10 +4,9 @@
  */
 import yaml from 'js-yaml';
 import { errors } from '../../machinery/status';
-import { findDuplicateKeys } from './json-duplicates';
 import { aliasProblem } from './yaml-aliases';
 import { duplicateYamlKeys } from './yaml-duplicates';
-import { jsonDepthExceeds, maxJsonDepth } from './json-depth';
+import { scanJsonText } from '../../machinery/json-text';
 import { decodeKubernetesProtobuf } from './protobuf';
 
 export type ResponseFormat = 'json' | 'yaml' | 'table' | 'table-v1beta1' | 'partial-metadata' | 'partial-metadata-list';
@@ -101,6 +100,14 @@ export function decodeObjectBody(contentType: string | undefined, body: Buffer):
   throw errors.unsupportedMediaType([JSON_TYPE, YAML_TYPE, PROTOBUF_TYPE]);
 }
 
+/**
+ * How deeply a JSON body may nest. Bodies are walked recursively further on (patches, schema checks, cloning), so
+ * one nested deeper than the stack allows is refused while it is still text. Kubernetes objects nest a few dozen
+ * levels at most; js-yaml stops YAML at 100.
+ */
+export const maxJsonDepth = 1000;
+
+/** JSON.parse builds the object; one scan of the text finds what it does not report (depth, repeated keys). */
 export function decodeJson(body: Buffer): DecodedRequestBody {
   const text = body.toString('utf8');
   if (text.trim() === '') throw errors.badRequest('the request body is empty');
@@ -110,10 +117,11 @@ export function decodeJson(body: Buffer): DecodedRequestBody {
   } catch (e) {
     throw errors.badRequest(`couldn't get version/kind; json parse error: ${(e as Error).message}`);
   }
-  if (jsonDepthExceeds(text, maxJsonDepth)) {
+  const scan = scanJsonText(text, maxJsonDepth);
+  if (scan.tooDeep) {
     throw errors.badRequest(`couldn't get version/kind; json parse error: exceeded max depth: more than ${maxJsonDepth} nested objects and arrays`);
   }
-  return { object, duplicateFields: findDuplicateKeys(text) };
+  return { object, duplicateFields: scan.duplicates };
 }
 
 export function decodeYaml(body: Buffer): DecodedRequestBody {

@@ -1,0 +1,52 @@
+// `node scripts/decode-bench.mjs [dist ...]`: µs of CPU per request-body decode (a 1 KB ConfigMap as JSON and as
+// YAML) and per revision splice of stored JSON. Several builds (e.g. a copy of dist made before a change, and dist)
+// run in one process, round by round in turn, so that a busy machine weighs on each alike; the least round counts.
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const jsYaml = require('js-yaml');
+const dists = (process.argv.length > 2 ? process.argv.slice(2) : [join(root, 'dist')]).map((d) => resolve(d));
+
+const configMap = {
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: 'bench-config', namespace: 'default', labels: { app: 'bench', tier: 'backend' }, annotations: { owner: 'team-a' } },
+  data: {},
+};
+for (let i = 0; JSON.stringify(configMap).length < 1000; i++) configMap.data[`key-${i}`] = `value ${i} `.repeat(4);
+const json = Buffer.from(JSON.stringify(configMap));
+const yamlText = Buffer.from(jsYaml.dump(configMap));
+const stored = JSON.stringify({ ...configMap, metadata: { ...configMap.metadata, uid: '9c1f6c0e-3d3c-4b8e-9b1e-1f4f0b6f2a11', creationTimestamp: '2024-01-01T00:00:00Z' } });
+
+const cases = [
+  { what: `decodeJson, ${json.length} B ConfigMap`, n: 20000, run: (b) => b.decodeJson(json) },
+  { what: `decodeYaml, ${yamlText.length} B ConfigMap`, n: 4000, run: (b) => b.decodeYaml(yamlText) },
+  { what: `insertRevisionInText, ${stored.length} B stored`, n: 20000, run: (b) => b.insertRevisionInText(stored, 12345) },
+];
+const builds = dists.map((dist) => ({
+  dist,
+  ...require(join(dist, 'adapters/http/media.js')),
+  ...require(join(dist, 'registry/with-revision.js')),
+}));
+
+/** CPU µs per call of `n` calls: CPU, not wall time, so that waiting for a busy core stays out. */
+function cpu(fn, n) {
+  const t = process.cpuUsage();
+  for (let i = 0; i < n; i++) fn();
+  const used = process.cpuUsage(t);
+  return (used.user + used.system) / n;
+}
+
+const rounds = Number(process.env.ROUNDS ?? 15);
+for (const c of cases) {
+  const best = builds.map((b) => {
+    cpu(() => c.run(b), c.n); // warm up
+    return Infinity;
+  });
+  for (let r = 0; r < rounds; r++) builds.forEach((b, i) => (best[i] = Math.min(best[i], cpu(() => c.run(b), c.n))));
+  console.log(`${c.what.padEnd(40)} ${best.map((us) => `${us.toFixed(2).padStart(7)} µs`).join('  ')}`);
+}
+console.log(`builds, left to right: ${dists.join(', ')}`);
