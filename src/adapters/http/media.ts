@@ -4,8 +4,7 @@
  */
 import yaml from 'js-yaml';
 import { errors } from '../../machinery/status';
-import { aliasProblem } from './yaml-aliases';
-import { duplicateYamlKeys } from './yaml-duplicates';
+import { loadYaml, YamlAliasError } from './yaml-nodes';
 import { scanJsonText } from '../../machinery/json-text';
 import { decodeKubernetesProtobuf } from './protobuf';
 
@@ -124,28 +123,15 @@ export function decodeJson(body: Buffer): DecodedRequestBody {
   return { object, duplicateFields: scan.duplicates };
 }
 
+/** One js-yaml load, which also finds repeated keys and go-yaml's alias limits (yaml-nodes.ts). */
 export function decodeYaml(body: Buffer): DecodedRequestBody {
-  const text = body.toString('utf8');
-  let decoded: DecodedRequestBody | undefined;
   try {
-    // CORE_SCHEMA: timestamps stay strings, as sigs.k8s.io/yaml leaves them.
-    decoded = { object: yaml.load(text, { schema: yaml.CORE_SCHEMA }), duplicateFields: [] };
+    const { object, duplicates } = loadYaml(body.toString('utf8'));
+    return { object, duplicateFields: duplicates };
   } catch (e) {
-    const err = e as yaml.YAMLException;
-    if (!/duplicate|duplicated mapping key/i.test(err.message)) throw errors.badRequest(`error decoding YAML: ${err.reason ?? err.message}`);
+    if (e instanceof YamlAliasError) throw errors.badRequest(`error decoding YAML: ${e.message}`);
+    throw errors.badRequest(`error decoding YAML: ${(e as yaml.YAMLException).reason ?? (e as Error).message}`);
   }
-  if (!decoded) {
-    // Duplicate keys: keep the last one (as upstream) and report each duplicate.
-    try {
-      decoded = { object: yaml.load(text, { json: true, schema: yaml.CORE_SCHEMA }), duplicateFields: duplicateYamlKeys(text) };
-    } catch (e) {
-      throw errors.badRequest(`error decoding YAML: ${(e as yaml.YAMLException).reason ?? (e as Error).message}`);
-    }
-  }
-  // Before anything walks it: aliases may make a short text a huge (or endless) object.
-  const aliasing = aliasProblem(decoded.object, text);
-  if (aliasing) throw errors.badRequest(`error decoding YAML: ${aliasing}`);
-  return decoded;
 }
 
 /** YAML keys are sorted, as upstream's JSON-to-YAML conversion does. */

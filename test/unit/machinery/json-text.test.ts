@@ -34,13 +34,14 @@ describe('scanJsonText: duplicate keys', () => {
     expect(duplicates(text)).toEqual(expected);
   });
 
-  test('a body of 200,000 repeated keys is scanned in linear time', () => {
-    const text = `{${Array.from({ length: 200_000 }, (_, i) => `"k${i % 2}":${i}`).join(',')}}`;
-    const many = `{${Array.from({ length: 200_000 }, (_, i) => `"k${i}":${i}`).join(',')},"k7":0}`;
-    const started = Date.now();
-    expect(duplicates(text)).toHaveLength(199_998);
+  test('a body of 100,000 repeated keys, or of 100,000 keys, is scanned in linear time', () => {
+    const text = `{${Array.from({ length: 100_000 }, (_, i) => `"k${i % 2}":${i}`).join(',')}}`;
+    const many = `{${Array.from({ length: 100_000 }, (_, i) => `"k${i}":${i}`).join(',')},"k7":0}`;
+    const cpu = process.cpuUsage();
+    expect(duplicates(text)).toHaveLength(99_998);
     expect(duplicates(many)).toEqual(['k7']);
-    expect(Date.now() - started).toBeLessThan(2000); // a quadratic scan takes minutes
+    const used = process.cpuUsage(cpu);
+    expect((used.user + used.system) / 1000).toBeLessThan(2000); // CPU ms; a quadratic scan takes minutes
   });
 });
 
