@@ -7,8 +7,6 @@
  * and every item of a list read from storage and sent as bytes).
  */
 
-import { jsonStringEnd } from '../machinery/json-text';
-
 const quote = 0x22;
 const backslash = 0x5c;
 const colon = 0x3a;
@@ -54,7 +52,7 @@ export function metadataEnd(text: string): number {
     const c = text.charCodeAt(i);
     if (c === quote) {
       const start = i;
-      i = jsonStringEnd(text, start);
+      i = stringEnd(text, start);
       if (depth !== 1) continue;
       let j = i + 1;
       while (j < text.length && text.charCodeAt(j) <= 0x20) j++;
@@ -75,4 +73,20 @@ export function metadataEnd(text: string): number {
     }
   }
   return end;
+}
+
+/**
+ * Index of the quote that closes the string opening at `start` (text.length when it is not closed). Found with
+ * indexOf, not char by char: the long values of an object (data, annotations) are most of its text.
+ */
+function stringEnd(text: string, start: number): number {
+  for (let from = start + 1; ; ) {
+    const q = text.indexOf('"', from);
+    if (q < 0) return text.length;
+    // Escaped when an odd run of backslashes stands before it.
+    let b = q - 1;
+    while (text.charCodeAt(b) === backslash) b--;
+    if ((q - 1 - b) % 2 === 0) return q;
+    from = q + 1;
+  }
 }

@@ -1,5 +1,5 @@
 /** The one scan of a JSON body: repeated keys named by dotted path as upstream's strict decoder names them, and depth. */
-import { jsonStringEnd, scanJsonText } from '../../../src/machinery/json-text';
+import { scanJsonText } from '../../../src/machinery/json-text';
 
 const duplicates = (text: string) => scanJsonText(text, 1000).duplicates;
 
@@ -65,17 +65,5 @@ describe('scanJsonText: depth', () => {
     const deep = `${'{"a":'.repeat(2000)}1${'}'.repeat(2000)}`;
     expect(scanJsonText(deep, 1000)).toEqual({ tooDeep: true, duplicates: [] });
     expect(scanJsonText(deep, 2000).duplicates).toEqual([]);
-  });
-});
-
-describe('jsonStringEnd', () => {
-  test.each([
-    ['"abc" x', 4],
-    ['"a\\"b" x', 5],
-    ['"a\\\\" x', 4],
-    ['"a\\\\\\"" x', 6],
-    ['"unclosed', 9],
-  ])('%s', (text, end) => {
-    expect(jsonStringEnd(text, 0)).toBe(end);
   });
 });
