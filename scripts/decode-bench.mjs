@@ -21,11 +21,13 @@ const configMap = {
 for (let i = 0; JSON.stringify(configMap).length < 1000; i++) configMap.data[`key-${i}`] = `value ${i} `.repeat(4);
 const json = Buffer.from(JSON.stringify(configMap));
 const yamlText = Buffer.from(jsYaml.dump(configMap));
+const yamlRepeated = Buffer.from(`${yamlText}data:\n  again: x\n`); // a repeated key, which strict decoding reports
 const stored = JSON.stringify({ ...configMap, metadata: { ...configMap.metadata, uid: '9c1f6c0e-3d3c-4b8e-9b1e-1f4f0b6f2a11', creationTimestamp: '2024-01-01T00:00:00Z' } });
 
 const cases = [
   { what: `decodeJson, ${json.length} B ConfigMap`, n: 20000, run: (b) => b.decodeJson(json) },
   { what: `decodeYaml, ${yamlText.length} B ConfigMap`, n: 4000, run: (b) => b.decodeYaml(yamlText) },
+  { what: `decodeYaml, ${yamlRepeated.length} B, a key repeated`, n: 2000, run: (b) => b.decodeYaml(yamlRepeated) },
   { what: `insertRevisionInText, ${stored.length} B stored`, n: 20000, run: (b) => b.insertRevisionInText(stored, 12345) },
 ];
 

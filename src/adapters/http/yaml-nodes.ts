@@ -8,7 +8,7 @@
  *   whose value contains its own alias becomes a cycle. go-yaml counts every node it decodes (each key, each value,
  *   each alias and everything an alias brings in again) and fails once more than a set share came through aliases.
  *   Here a collection's node count is kept when it closes, so an alias costs one step however much it stands for.
- * A key is a node followed by `:` (or opened after the `? ` of an explicit key); its mapping is the parent that
+ * A key is a child that is not the value of the one before (a key followed by `:`); its mapping is the parent that
  * closes as one (in a flow sequence, `[a: 1]` pairs are maps of their own and are not compared).
  *
  * js-yaml may compose a stretch of text, give it up and read it again (a property before a scalar is first tried
@@ -48,10 +48,12 @@ interface Frame {
   /** Nodes its children stand for, and how many of those came through aliases. */
   decoded: number;
   aliased: number;
-  /** The children that are keys if this turns out a mapping (the first keyCount): as js-yaml names them, with their lines. */
+  /** The children that are keys if this turns out a mapping (the first keyCount), with their lines. */
   keyCount: number;
-  keys: string[];
+  keys: unknown[];
   keyLines: number[];
+  /** The last child was a key followed by `:`, so the next is its value. */
+  valueNext: boolean;
 }
 
 /** One load of a YAML text: the value, and each repeated key in go-yaml's words. Throws YAMLException, then YamlAliasError. */
@@ -97,7 +99,7 @@ class NodeWatch {
     if (parent) parent.lastChildAt = state.position;
     let f = this.frames[this.depth];
     if (!f) {
-      f = { at: 0, line: 0, order: 0, children: 0, lastChildAt: -1, lastChildResult: undefined, decoded: 0, aliased: 0, keyCount: 0, keys: [], keyLines: [] };
+      f = { at: 0, line: 0, order: 0, children: 0, lastChildAt: -1, lastChildResult: undefined, decoded: 0, aliased: 0, keyCount: 0, keys: [], keyLines: [], valueNext: false };
       this.frames.push(f);
     }
     f.at = state.position;
@@ -120,7 +122,7 @@ class NodeWatch {
       decoded = f.decoded;
       aliased = f.aliased;
     } else if (state.kind === 'mapping' || state.kind === 'sequence') {
-      if (state.kind === 'mapping' && f.children > 0 && f.keyCount > 1) this.repeatedKeys(f);
+      if (state.kind === 'mapping' && f.children > 0 && f.keyCount > ownKeys(result as object)) this.repeatedKeys(f);
       decoded = f.children > 0 ? 1 + f.decoded : 1;
       aliased = f.children > 0 ? f.aliased : 0;
       this.sizes.set(result as object, decoded);
@@ -139,16 +141,17 @@ class NodeWatch {
       parent.decoded = decoded;
       parent.aliased = aliased;
       parent.keyCount = 0;
+      parent.valueNext = false;
     } else {
       parent.decoded += decoded;
       parent.aliased += aliased;
     }
-    if (this.followedByColon(state.position) || this.afterQuestionMark(f.at)) {
-      const key = keyName(result);
-      if (key !== undefined) {
-        parent.keys[parent.keyCount] = key;
-        parent.keyLines[parent.keyCount++] = f.line;
-      }
+    if (parent.valueNext) parent.valueNext = false;
+    else {
+      // Named only if the parent is a mapping with a repeated key: js-yaml's String of a large key is costly.
+      parent.keys[parent.keyCount] = result;
+      parent.keyLines[parent.keyCount++] = f.line;
+      parent.valueNext = this.followedByColon(state.position);
     }
   }
 
@@ -179,28 +182,18 @@ class NodeWatch {
     this.aliasCount -= f.aliased;
     f.children = 0;
     f.decoded = f.aliased = f.keyCount = 0;
+    f.valueNext = false;
   }
 
+  /** For a mapping with fewer members than keys: which keys came again. */
   private repeatedKeys(f: Frame): void {
-    const { keys, keyCount } = f;
-    // Most mappings are small: compared pairwise without a Set; large ones through one, to stay linear.
-    const seen = keyCount > 16 ? new Set<string>() : undefined;
-    for (let i = 0; i < keyCount; i++) {
-      const key = keys[i];
-      let repeated = false;
-      if (seen) repeated = seen.has(key) || (seen.add(key), false);
-      else for (let j = 0; j < i && !repeated; j++) repeated = keys[j] === key;
-      if (repeated) (this.found ??= []).push({ order: f.order, message: `line ${f.keyLines[i] + 1}: key ${JSON.stringify(key)} already set in map` });
+    const seen = new Set<string>();
+    for (let i = 0; i < f.keyCount; i++) {
+      const key = keyName(f.keys[i]);
+      if (key === undefined) continue;
+      if (seen.has(key)) (this.found ??= []).push({ order: f.order, message: `line ${f.keyLines[i] + 1}: key ${JSON.stringify(key)} already set in map` });
+      seen.add(key);
     }
-  }
-
-  /** Whether the node opening at `at` follows the `? ` that marks an explicit key (blanks between on its line). */
-  private afterQuestionMark(at: number): boolean {
-    const text = this.text;
-    let i = at - 1;
-    while (i >= 0 && (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09)) i--;
-    if (text.charCodeAt(i) !== 0x3f /* ? */ || !blankOrEnd(text.charCodeAt(i + 1))) return false;
-    return i === 0 || blankOrEnd(text.charCodeAt(i - 1)) || '{[,'.includes(text[i - 1]);
   }
 
   /** Whether `:` comes next after blanks and comments: the node just closed is a key. */
@@ -232,7 +225,11 @@ function keyName(key: unknown): string | undefined {
   return plainObject(key) ? '[object Object]' : String(key);
 }
 
-/** A space, tab or line break, or past the end (NaN). */
-const blankOrEnd = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || Number.isNaN(c);
+/** Members of a mapping js-yaml built: fewer than its keys when a key came again. */
+function ownKeys(o: object): number {
+  let n = 0;
+  for (const _ in o) n++;
+  return n;
+}
 
 const plainObject = (v: unknown) => Object.prototype.toString.call(v) === '[object Object]';

@@ -40,6 +40,7 @@ describe('repeated keys', () => {
     ['keys as js-yaml names them (1, 1.0 and 0x1 are all "1")', '1: a\n1.0: b\n0x1: c\n', ['line 2: key "1" already set in map', 'line 3: key "1" already set in map']],
     ['after comments and blank lines', 'a: 1 # a: 2\n\n# a: 3\n\na: "4"\n', ['line 5: key "a" already set in map']],
     ['explicit keys, with and without values', '? a\n: 1\n? a\n? b\n? b\n: 2\n', ['line 3: key "a" already set in map', 'line 5: key "b" already set in map']],
+    ['flow keys without values', '{a, b: 1, a}\n', ['line 1: key "a" already set in map']],
     ['in list items, each its own map', '- a: 1\n  a: 2\n- a: 3\n', ['line 2: key "a" already set in map']],
     ['not in a block scalar, nor in flow pairs of a list', 'a: |\n  k: 1\n  k: 2\nb: [k: 1, k: 2]\n', []],
     ['`<<` is a key like any other (the core schema merges nothing)', 'base: &b {a: 1}\nm:\n  <<: *b\n  <<: *b\n', ['line 4: key "<<" already set in map']],
@@ -64,6 +65,14 @@ describe('repeated keys', () => {
     expect(decode(text).duplicateFields).toHaveLength(99_998);
     const used = process.cpuUsage(cpu);
     expect((used.user + used.system) / 1000).toBeLessThan(5000); // CPU ms; a quadratic check takes minutes
+  });
+
+  test('list items are not named as keys: 20,000 aliases of a list of 20,000 cost no more than their text', () => {
+    const text = `big: &b [${Array(20_000).fill('x').join(', ')}]\nlist: [${Array(20_000).fill('*b').join(', ')}]\n`;
+    const cpu = process.cpuUsage();
+    expect(refusal(text)).toBe('error decoding YAML: yaml: document contains excessive aliasing');
+    const used = process.cpuUsage(cpu);
+    expect((used.user + used.system) / 1000).toBeLessThan(3000); // CPU ms; naming each item joins 400 million strings: minutes
   });
 });
 
