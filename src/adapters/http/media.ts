@@ -5,7 +5,7 @@
 import yaml from 'js-yaml';
 import { errors } from '../../machinery/status';
 import { loadYaml, YamlAliasError } from './yaml-nodes';
-import { scanJsonText } from '../../machinery/json-text';
+import { scanJsonText } from './json-text';
 import { decodeKubernetesProtobuf } from './protobuf';
 
 export type ResponseFormat = 'json' | 'yaml' | 'table' | 'table-v1beta1' | 'partial-metadata' | 'partial-metadata-list';

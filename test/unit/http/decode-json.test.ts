@@ -1,5 +1,5 @@
 /** A JSON body is parsed once (JSON.parse) and scanned once (depth and repeated keys together). */
-import * as jsonText from '../../../src/machinery/json-text';
+import * as jsonText from '../../../src/adapters/http/json-text';
 import { decodeJson, maxJsonDepth } from '../../../src/adapters/http/media';
 import { ApiError } from '../../../src/machinery/status';
 

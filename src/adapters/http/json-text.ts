@@ -3,7 +3,7 @@
  * repeats (upstream's strict decoder reports them; JSON.parse keeps the last silently). One pass over text that
  * JSON.parse accepted: strings are skipped with indexOf, since their content (data, annotations) is most of a body.
  * (The revision splice in registry/with-revision.ts skips strings its own way: sharing one function between the
- * two made the splice, which runs on every object the watch cache takes in, a third slower.)
+ * two made the splice, which runs on every object the watch cache takes in, a third slower; so this stays here.)
  */
 
 const quote = 0x22;

@@ -1,5 +1,5 @@
 /** The one scan of a JSON body: repeated keys named by dotted path as upstream's strict decoder names them, and depth. */
-import { scanJsonText } from '../../../src/machinery/json-text';
+import { scanJsonText } from '../../../src/adapters/http/json-text';
 
 const duplicates = (text: string) => scanJsonText(text, 1000).duplicates;
 
