@@ -77,6 +77,13 @@ module.exports = {
       to: { path: '^src/auth/' },
     },
     {
+      name: 'one-yaml-library',
+      comment: 'YAML is read with js-yaml, in one parse per body (adapters/http/yaml-nodes.ts); the yaml package is only a dependency of a dependency',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '(^|/)node_modules/yaml/' },
+    },
+    {
       name: 'auth-uses-registry-types-only',
       comment: 'auth/ may name registry types (e.g. Registry), but never calls into the registry: it imports machinery, ports, registry types only',
       severity: 'error',

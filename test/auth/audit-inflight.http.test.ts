@@ -6,6 +6,7 @@ import { defaultPolicy, parsePolicy } from '../../src/auth/audit/policy';
 import type { AuditSinkPort } from '../../src/ports/audit.port';
 import { until } from '../support/until';
 import { WatchClient } from '../watch/harness';
+import { KUBECTL_BODIES } from '../unit/protobuf/kubectl-bodies';
 
 class MemorySink implements AuditSinkPort {
   lines: string[] = [];
@@ -85,6 +86,45 @@ describe('audit with a RequestResponse policy', () => {
     expect(e.requestObject).toEqual({ metadata: { name: 'body' }, data: { k: 'v' } });
     expect(e.responseObject).toMatchObject({ kind: 'ConfigMap', metadata: { name: 'body' }, data: { k: 'v' } });
     expect(events.some((x) => x.requestURI === '/readyz')).toBe(false);
+  });
+
+  const completed = (id: unknown) => sink.events().find((x) => x.auditID === id && x.stage === 'ResponseComplete');
+
+  it('records the object the handler decoded, without parsing the body again', async () => {
+    const body = JSON.stringify({ metadata: { name: 'once' }, data: { k: 'v' } });
+    const parse = jest.spyOn(JSON, 'parse');
+    try {
+      const created = await s.call('POST', '/api/v1/namespaces/rr/configmaps', admin, body);
+      expect(created.status).toBe(201);
+      expect(parse.mock.calls.filter(([text]) => text === body)).toHaveLength(1);
+      expect(completed(created.headers['audit-id']).requestObject).toEqual(JSON.parse(body));
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it('records YAML and protobuf bodies as decoded, and as sent: not as the registry then changed them', async () => {
+    const yamlBody = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-yaml\ndata:\n  k: v\n';
+    const fromYaml = await s.call('POST', '/api/v1/namespaces/rr/configmaps', admin, yamlBody, 'application/yaml');
+    expect(fromYaml.status).toBe(201);
+    expect(completed(fromYaml.headers['audit-id']).requestObject).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'from-yaml' }, data: { k: 'v' } });
+    const protobuf = Buffer.from(KUBECTL_BODIES.configMap, 'base64'); // kubectl create configmap demo --from-literal=a=b
+    const fromProtobuf = await s.call('POST', '/api/v1/namespaces/rr/configmaps', admin, protobuf, 'application/vnd.kubernetes.protobuf');
+    expect(fromProtobuf.status).toBe(201);
+    expect(completed(fromProtobuf.headers['audit-id']).requestObject).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'demo' }, data: { a: 'b' } });
+    // The registry prunes the unknown field from the decoded object; the record keeps what the client sent.
+    const unknown = await s.call('POST', '/api/v1/namespaces/rr/configmaps', admin, { metadata: { name: 'pruned' }, data: {}, extra: 1 });
+    expect(unknown.status).toBe(201);
+    expect(completed(unknown.headers['audit-id']).requestObject).toEqual({ metadata: { name: 'pruned' }, data: {}, extra: 1 });
+  });
+
+  it('records no request object for a body no handler decoded (a denied request), as upstream', async () => {
+    const nobody = await s.clientCert('nobody');
+    const denied = await s.call('POST', '/api/v1/namespaces/rr/configmaps', nobody, { metadata: { name: 'denied' } });
+    expect(denied.status).toBe(403);
+    const e = completed(denied.headers['audit-id']);
+    expect(e.responseStatus).toMatchObject({ code: 403, reason: 'Forbidden' });
+    expect(e.requestObject).toBeUndefined();
   });
 });
 

@@ -19,6 +19,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuditRecord, AuditTrail, ResponseFacts } from '../../auth/audit/trail';
 import { sendError } from './respond';
 import { setUser } from './request-user';
+import { onBodyDecoded } from './request-body';
 import { requestInfoOf } from './request-info';
 import { defaultSeats, FairQueues } from '../../flowcontrol/fair-queues';
 
@@ -92,6 +93,7 @@ function auditRequest(trail: AuditTrail, req: Request, res: Response, attrs: Aut
     attrs,
   );
   if (!record) return undefined;
+  if (record.level !== 'Metadata') onBodyDecoded(req, (object) => record.requestObject(object));
   let body: Buffer | undefined;
   const end = res.end.bind(res) as (...args: unknown[]) => Response;
   // Only the final chunk is kept: error Statuses and single-body responses are written in one piece.
@@ -105,7 +107,6 @@ function auditRequest(trail: AuditTrail, req: Request, res: Response, attrs: Aut
   const complete = () => {
     if (completed) return;
     completed = true;
-    if (record.level !== 'Metadata' && Buffer.isBuffer(req.body) && req.body.length) record.requestObject(parseJson(req.body));
     const parsed = body ? parseJson(body) : undefined;
     const status = parsed && typeof parsed === 'object' && (parsed as { kind?: string }).kind === 'Status' ? (parsed as ResponseFacts['status']) : undefined;
     record.complete({ code: res.statusCode, status, responseObject: record.level === 'RequestResponse' ? parsed : undefined });

@@ -13,7 +13,8 @@ import type { Registry } from '../../registry/registry';
 import { answerReview, ReviewKind } from '../../auth/reviews';
 import { answerTokenReview, type TokenAuthenticator } from '../../auth/token-review';
 import { issueToken, TokenRequestDeps } from '../../auth/token-request';
-import { decodeObjectBody, negotiate } from './media';
+import { negotiate } from './media';
+import { decodeRequestBody } from './request-body';
 import type { DiscoveryOnly } from './discovery';
 import { send, sendError } from './respond';
 import { userOf } from './request-user';
@@ -59,8 +60,7 @@ export interface AuthRoutesDeps {
 
 /** Decodes a body of `kind` in one of `groups` (v1); apiVersion and kind default as upstream fills them from the URL. */
 function decodeBody(req: Request, groups: string[], kind: string, urlGroup: string): KObject {
-  const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-  const decoded = decodeObjectBody(req.get('content-type'), raw).object;
+  const decoded = decodeRequestBody(req).object;
   if (!isPlainObject(decoded)) throw errors.badRequest(`${kind} in version "v1" cannot be handled as a ${kind}: the body must be a JSON object`);
   const obj = decoded as KObject;
   const apiVersion = (obj.apiVersion as string | undefined) || `${urlGroup}/v1`;

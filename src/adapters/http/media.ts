@@ -4,10 +4,8 @@
  */
 import yaml from 'js-yaml';
 import { errors } from '../../machinery/status';
-import { findDuplicateKeys } from './json-duplicates';
-import { aliasProblem } from './yaml-aliases';
-import { duplicateYamlKeys } from './yaml-duplicates';
-import { jsonDepthExceeds, maxJsonDepth } from './json-depth';
+import { loadYaml, YamlAliasError } from './yaml-nodes';
+import { scanJsonText } from './json-text';
 import { decodeKubernetesProtobuf } from './protobuf';
 
 export type ResponseFormat = 'json' | 'yaml' | 'table' | 'table-v1beta1' | 'partial-metadata' | 'partial-metadata-list';
@@ -101,6 +99,14 @@ export function decodeObjectBody(contentType: string | undefined, body: Buffer):
   throw errors.unsupportedMediaType([JSON_TYPE, YAML_TYPE, PROTOBUF_TYPE]);
 }
 
+/**
+ * How deeply a JSON body may nest. Bodies are walked recursively further on (patches, schema checks, cloning), so
+ * one nested deeper than the stack allows is refused while it is still text. Kubernetes objects nest a few dozen
+ * levels at most; js-yaml stops YAML at 100.
+ */
+export const maxJsonDepth = 1000;
+
+/** JSON.parse builds the object; one scan of the text finds what it does not report (depth, repeated keys). */
 export function decodeJson(body: Buffer): DecodedRequestBody {
   const text = body.toString('utf8');
   if (text.trim() === '') throw errors.badRequest('the request body is empty');
@@ -110,34 +116,22 @@ export function decodeJson(body: Buffer): DecodedRequestBody {
   } catch (e) {
     throw errors.badRequest(`couldn't get version/kind; json parse error: ${(e as Error).message}`);
   }
-  if (jsonDepthExceeds(text, maxJsonDepth)) {
+  const scan = scanJsonText(text, maxJsonDepth);
+  if (scan.tooDeep) {
     throw errors.badRequest(`couldn't get version/kind; json parse error: exceeded max depth: more than ${maxJsonDepth} nested objects and arrays`);
   }
-  return { object, duplicateFields: findDuplicateKeys(text) };
+  return { object, duplicateFields: scan.duplicates };
 }
 
+/** One js-yaml load, which also finds repeated keys and go-yaml's alias limits (yaml-nodes.ts). */
 export function decodeYaml(body: Buffer): DecodedRequestBody {
-  const text = body.toString('utf8');
-  let decoded: DecodedRequestBody | undefined;
   try {
-    // CORE_SCHEMA: timestamps stay strings, as sigs.k8s.io/yaml leaves them.
-    decoded = { object: yaml.load(text, { schema: yaml.CORE_SCHEMA }), duplicateFields: [] };
+    const { object, duplicates } = loadYaml(body.toString('utf8'));
+    return { object, duplicateFields: duplicates };
   } catch (e) {
-    const err = e as yaml.YAMLException;
-    if (!/duplicate|duplicated mapping key/i.test(err.message)) throw errors.badRequest(`error decoding YAML: ${err.reason ?? err.message}`);
+    if (e instanceof YamlAliasError) throw errors.badRequest(`error decoding YAML: ${e.message}`);
+    throw errors.badRequest(`error decoding YAML: ${(e as yaml.YAMLException).reason ?? (e as Error).message}`);
   }
-  if (!decoded) {
-    // Duplicate keys: keep the last one (as upstream) and report each duplicate.
-    try {
-      decoded = { object: yaml.load(text, { json: true, schema: yaml.CORE_SCHEMA }), duplicateFields: duplicateYamlKeys(text) };
-    } catch (e) {
-      throw errors.badRequest(`error decoding YAML: ${(e as yaml.YAMLException).reason ?? (e as Error).message}`);
-    }
-  }
-  // Before anything walks it: aliases may make a short text a huge (or endless) object.
-  const aliasing = aliasProblem(decoded.object, text);
-  if (aliasing) throw errors.badRequest(`error decoding YAML: ${aliasing}`);
-  return decoded;
 }
 
 /** YAML keys are sorted, as upstream's JSON-to-YAML conversion does. */

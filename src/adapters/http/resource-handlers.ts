@@ -9,7 +9,8 @@ import { ResourceDefinition, apiVersionOf } from '../../machinery/resource-defin
 import type { Registry } from '../../registry/registry';
 import { patchContentTypes, patchTypeOf } from '../../registry/request';
 import type { ObjectResult } from '../../registry/results';
-import { decodeJson, decodeObjectBody, decodeYaml, JSON_TYPE, negotiate, ResponseFormat } from './media';
+import { JSON_TYPE, negotiate, ResponseFormat } from './media';
+import { decodeRequestBody, rawBody } from './request-body';
 import { canonicalizeBodyVersion } from './group-alias';
 import { deleteOptions, listOptions, writeOptions } from './options';
 import type { RequestInfo } from '../../auth/request-info';
@@ -32,22 +33,18 @@ export interface Call {
 
 type Handler = (req: Request, res: Response, call: Call) => Promise<void>;
 
-function rawBody(req: Request): Buffer {
-  return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-}
-
 /** DeleteOptions from the body when one was sent, else from the query (as upstream). */
 function deleteOptionsOf(req: Request, call: Call) {
   const body = rawBody(req);
   if (body.length === 0 || body.toString('utf8').trim() === '') return deleteOptions(req, call.info.query, undefined);
-  const decoded = decodeObjectBody(req.get('content-type'), body).object;
+  const decoded = decodeRequestBody(req).object;
   if (!isPlainObject(decoded)) throw errors.badRequest('DeleteOptions must be a JSON object');
   return deleteOptions(req, call.info.query, decoded);
 }
 
 /** A create/update body, with an aliased group's apiVersion read as ours. */
 function bodyOf(req: Request, res: Response) {
-  const decoded = decodeObjectBody(req.get('content-type'), rawBody(req));
+  const decoded = decodeRequestBody(req);
   // The order the registry gives them anyway, without deleting keys from the parsed object.
   if (isPlainObject(decoded.object)) decoded.object = typeMetaFirst(decoded.object);
   canonicalizeBodyVersion(res, decoded.object);
@@ -150,10 +147,9 @@ export function resourceHandlers(def: ResourceDefinition, deps: HandlerDeps) {
       if (type !== 'apply' && force !== undefined) {
         throw errors.invalidOptions('PatchOptions', [{ type: 'FieldValueForbidden', field: 'force', detail: 'may not be specified for non-apply patch' }]);
       }
-      const body = rawBody(req);
       let decoded;
       try {
-        decoded = type === 'apply' ? decodeYaml(body) : decodeJson(body);
+        decoded = decodeRequestBody(req, type === 'apply' ? 'yaml' : 'json');
       } catch (e) {
         if (type === 'merge' || type === 'strategic') throw errors.badRequest(`error decoding patch: ${(e as Error).message}`);
         throw e;

@@ -25,6 +25,7 @@ export interface ResponseFacts {
 export interface AuditRecord {
   readonly level: AuditLevel;
   impersonated(user: UserInfo): void;
+  /** The request's body as its handler decoded it: encoded at once, as upstream does, so later changes to it do not show. */
   requestObject(obj: unknown): void;
   /** For long-running requests (watch): the response has started. */
   started(code: number): void;
@@ -71,18 +72,13 @@ export class AuditTrail {
       if (attrs.subresource) ref.subresource = attrs.subresource;
       base.objectRef = ref;
     }
-    let requestObject: unknown;
+    let requestJson: string | undefined;
     const emit = (stage: AuditStage, extra: Record<string, unknown> = {}) => {
       if (omitStages.includes(stage)) return;
-      const event = {
-        ...base,
-        stage,
-        ...extra,
-        ...(requestObject !== undefined && level !== 'Metadata' && stage !== 'RequestReceived' ? { requestObject } : {}),
-        requestReceivedTimestamp: microTime(received),
-        stageTimestamp: microTime(this.clock.now()),
-      };
-      this.sink.write(JSON.stringify(event));
+      // The request object was encoded as it was recorded: spliced in at its place.
+      const request = requestJson !== undefined && level !== 'Metadata' && stage !== 'RequestReceived' ? `,"requestObject":${requestJson}` : '';
+      const times = `,"requestReceivedTimestamp":"${microTime(received)}","stageTimestamp":"${microTime(this.clock.now())}"}`;
+      this.sink.write(`${JSON.stringify({ ...base, stage, ...extra }).slice(0, -1)}${request}${times}`);
     };
     emit('RequestReceived');
     let done = false;
@@ -92,7 +88,7 @@ export class AuditTrail {
         base.impersonatedUser = userJson(user);
       },
       requestObject: (obj) => {
-        requestObject = obj;
+        requestJson = JSON.stringify(obj); // undefined for an empty YAML body, which has no object
       },
       started: (code) => emit('ResponseStarted', { responseStatus: { metadata: {}, code } }),
       complete: (res) => {

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DockerfileParser } from 'dockerfile-ast';
-import { parseAllDocuments } from 'yaml';
+import { loadAll } from 'js-yaml';
 
 export const repo = resolve(__dirname, '../../..');
 
@@ -57,13 +57,10 @@ export function healthcheck(d: Dockerfile): { options: string[]; command: string
   return { options: m[1].trim().split(/\s+/).filter(Boolean), command: execForm(m[2]) };
 }
 
-/** Every YAML document of a file, parsed strictly (duplicate keys and syntax errors throw); `<<` merge keys as compose reads them. */
+/** Every YAML document of a file, parsed strictly (duplicate keys and syntax errors throw); `<<` merge keys as compose reads them (js-yaml's default schema). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function readYaml(path: string): any[] {
-  const docs = parseAllDocuments(readFileSync(path, 'utf8'), { uniqueKeys: true, prettyErrors: true, merge: true });
-  const list = Array.isArray(docs) ? docs : [docs];
-  for (const d of list) if (d.errors.length) throw new Error(`${path}: ${d.errors.map(String).join('; ')}`);
-  return list.map((d) => d.toJS({ maxAliasCount: 100 }));
+  return loadAll(readFileSync(path, 'utf8'), undefined, { filename: path });
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
