@@ -1,0 +1,4 @@
+/** ValidatingAdmissionPolicy: the admission plugin, and the type checking its policies' status reports. */
+export { ValidatingAdmissionPolicy, validatingAdmissionPolicy, type PolicyPluginDeps } from './plugin';
+export type { NamespaceReader } from './dispatcher';
+export type { PolicyRegistry } from './params';
