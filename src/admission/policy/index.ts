@@ -2,3 +2,4 @@
 export { ValidatingAdmissionPolicy, validatingAdmissionPolicy, type PolicyPluginDeps } from './plugin';
 export type { NamespaceReader } from './dispatcher';
 export type { PolicyRegistry } from './params';
+export { typeCheck, typesToCheck, type ExpressionWarning } from './typechecking';
