@@ -32,7 +32,7 @@ describe('policy type checking', () => {
       },
     });
     expect(typesToCheck(p as never, served).map((d) => `${d.group}/${d.kind}`)).toEqual(['/ConfigMap', '/Namespace', 'rbac.authorization.svc.io/Role']);
-    const warned = typeCheck({ ...p, spec: { ...(p as { spec: object }).spec, validations: [{ expression: 'object.data.size() > 0' }] } } as never, served);
+    const warned = typeCheck({ ...p, spec: { ...(p as unknown as { spec: object }).spec, validations: [{ expression: 'object.data.size() > 0' }] } } as never, served);
     expect(warned).toHaveLength(1);
     expect(warned[0].warning.split('\n\n').map((w) => w.slice(0, w.indexOf(':')))).toEqual(['/v1, Kind=Namespace', 'rbac.authorization.svc.io/v1, Kind=Role']);
   });
