@@ -36,6 +36,8 @@ import { startSystemNamespaces } from '../controllers/system-namespaces';
 import { auditedClient } from '../controllers/audited-client';
 import { startCrdControllers } from '../controllers/crd';
 import { admissionChain, DEFAULT_ADMISSION_PLUGINS, type AdmissionPluginName } from '../admission';
+import { validatingAdmissionPolicy } from '../admission/policy';
+import { AdmissionChain } from '../registry/admission-chain';
 import { eventDefinitions } from '../resources/event';
 import { ControllerManager, LeaderElector, controllerDescriptors, type LeaderElectionConfig, type SigningSetup } from '../controllers';
 import { accessFilter } from '../adapters/http/access-filter';
@@ -61,6 +63,8 @@ export interface AssembleOptions {
   eventTtlSeconds?: number;
   /** Admission plugins in running order (default: NamespaceAutoProvision, NamespaceLifecycle). */
   admissionPlugins?: readonly AdmissionPluginName[];
+  /** Run the ValidatingAdmissionPolicy plugin after those (until it has a name among them). */
+  validatingAdmissionPolicy?: boolean;
   /** Deadline of every storage call (--request-timeout, default 10 s). */
   requestTimeoutMs?: number;
   /** Bounds of the storage check in /livez, and in /readyz and /healthz (default 2 s each). */
@@ -102,6 +106,11 @@ function unreachable(storage: StoragePort): never {
   throw new Error(storage.lastPingFailure?.() ?? 'storage does not answer');
 }
 
+/** The chain with the ValidatingAdmissionPolicy plugin last, when asked for. */
+function withPolicies(chain: AdmissionChain, enabled: boolean | undefined, registry: () => Registry): AdmissionChain {
+  return enabled ? new AdmissionChain([...chain.plugins, validatingAdmissionPolicy(registry)]) : chain;
+}
+
 /** Builds the registry and HTTP server over the given storage (not yet listening). */
 export function assemble(opts: AssembleOptions): Assembled {
   const { gates, log } = opts;
@@ -131,7 +140,7 @@ export function assemble(opts: AssembleOptions): Assembled {
       gates,
       authorizer,
       ttlSeconds: (def) => (eventDefinitions.includes(def) ? eventTtl : undefined),
-      admission: admissionChain(opts.admissionPlugins ?? DEFAULT_ADMISSION_PLUGINS, () => registry, systemClock),
+      admission: withPolicies(admissionChain(opts.admissionPlugins ?? DEFAULT_ADMISSION_PLUGINS, () => registry, systemClock), opts.validatingAdmissionPolicy, () => registry),
     },
     new CachedReadPath(cache, storage),
   );

@@ -1,0 +1,109 @@
+/**
+ * The values a policy's expressions read, built as upstream builds them: `request` is the
+ * AdmissionRequest (plugin/cel CreateAdmissionRequest) with kind/resource as matched and
+ * requestKind/requestResource as requested, in its JSON form (empty strings left out);
+ * `namespaceObject` is CreateNamespaceObject's subset of the namespace, timestamps as
+ * timestamps; objects and params are untyped JSON (whole numbers as ints).
+ */
+import { celValue, toCelValue, type CelValue, type OpenApiSchema } from '../../machinery/cel';
+import type { KObject } from '../../machinery/object';
+import type { ResourceDefinition } from '../../machinery/resource-definition';
+import type { DeleteOptions } from '../../registry/request';
+import type { AdmissionAttributes } from '../../registry/admission-chain';
+
+/** Drops empty strings, undefined and empty lists/maps, as `omitempty` does. */
+function compact<T extends Record<string, unknown>>(o: T): Partial<T> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (v === undefined || v === '' || (Array.isArray(v) && v.length === 0)) continue;
+    if (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0) continue;
+    out[k] = v;
+  }
+  return out as Partial<T>;
+}
+
+/** The options object admission sees: upstream converts patch options to Create or UpdateOptions. */
+export function operationOptions(a: AdmissionAttributes): Record<string, unknown> {
+  const o = a.options;
+  const common = { dryRun: o.dryRun ? ['All'] : undefined };
+  if (a.operation === 'DELETE') {
+    const d = o as DeleteOptions;
+    return compact({
+      kind: 'DeleteOptions',
+      apiVersion: 'meta.k8s.io/v1',
+      gracePeriodSeconds: d.gracePeriodSeconds,
+      preconditions: d.preconditions,
+      orphanDependents: d.orphanDependents,
+      propagationPolicy: d.propagationPolicy,
+      ...common,
+      ignoreStoreReadErrorWithClusterBreakingPotential: d.ignoreStoreReadErrorWithClusterBreakingPotential,
+    });
+  }
+  const kind = a.operation === 'CREATE' ? 'CreateOptions' : 'UpdateOptions';
+  return compact({ kind, apiVersion: 'meta.k8s.io/v1', ...common, fieldManager: o.fieldManager, fieldValidation: o.fieldValidation });
+}
+
+const gvk = (d: ResourceDefinition) => ({ group: d.group, version: d.version, kind: d.kind });
+const gvr = (d: ResourceDefinition) => ({ group: d.group, version: d.version, resource: d.plural });
+
+/** The `request` variable for a request matched as kind `matched`. */
+export function requestValue(a: AdmissionAttributes, namespace: string, matched: ResourceDefinition): CelValue {
+  const u = a.user;
+  const request = compact({
+    kind: gvk(matched),
+    resource: gvr(matched),
+    subResource: a.subresource,
+    requestKind: gvk(a.definition),
+    requestResource: gvr(a.definition),
+    requestSubResource: a.subresource,
+    name: a.name,
+    namespace,
+    operation: a.operation,
+    userInfo: compact({ username: u.username, uid: u.uid, groups: u.groups, extra: u.extra }),
+    options: operationOptions(a),
+  });
+  return celValue(toCelValue({ ...request, dryRun: a.dryRun }));
+}
+
+const timestamp: OpenApiSchema = { type: 'string', format: 'date-time' };
+const namespaceSchema: OpenApiSchema = {
+  type: 'object',
+  properties: {
+    metadata: { type: 'object', properties: { creationTimestamp: timestamp, deletionTimestamp: timestamp } },
+    status: { type: 'object', properties: { conditions: { type: 'array', items: { type: 'object', properties: { lastTransitionTime: timestamp } } } } },
+  },
+};
+
+const converted = new WeakMap<KObject, CelValue>();
+
+/** The `namespaceObject` variable; converted once per decoded namespace (the cache hands out the same one). */
+export function namespaceValue(ns: KObject | undefined): CelValue {
+  if (!ns) return null as unknown as CelValue;
+  let v = converted.get(ns);
+  if (v === undefined) {
+    const m = ns.metadata;
+    const metadata = compact({
+      name: m.name,
+      generateName: m.generateName,
+      namespace: m.namespace,
+      uid: m.uid,
+      resourceVersion: m.resourceVersion,
+      generation: m.generation,
+      creationTimestamp: m.creationTimestamp,
+      deletionTimestamp: m.deletionTimestamp,
+      deletionGracePeriodSeconds: m.deletionGracePeriodSeconds,
+      labels: m.labels,
+      annotations: m.annotations,
+      finalizers: m.finalizers,
+    });
+    const { spec, status } = ns as KObject & { spec?: unknown; status?: unknown };
+    v = celValue(toCelValue({ metadata, spec: spec ?? {}, status: status ?? {} }, namespaceSchema));
+    converted.set(ns, v);
+  }
+  return v;
+}
+
+/** An object or param as CEL sees it; null when absent. */
+export function objectValue(o: KObject | undefined): CelValue {
+  return (o ? celValue(toCelValue(o) as never) : null) as CelValue;
+}

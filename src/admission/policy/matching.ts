@@ -1,0 +1,123 @@
+/**
+ * Whether a request falls under a policy's matchConstraints or a binding's matchResources,
+ * as upstream's policy/matching and the webhook predicates (rules, namespace and object
+ * selectors): resourceRules and excludeResourceRules with operations, groups, versions,
+ * resources (`res/sub`, `*`), resourceNames and scope, then matchPolicy Equivalent through
+ * the equivalent kinds. Rules are tried before the namespace is read: the answer is
+ * upstream's, a request no rule matches just never costs a namespace lookup.
+ */
+import { ApiError, errors } from '../../machinery/status';
+import { labelSelectorAsSelector, type MetaLabelSelector } from '../../machinery/label-selector';
+import type { KObject } from '../../machinery/object';
+import type { ResourceDefinition } from '../../machinery/resource-definition';
+import type { AdmissionOperation } from '../../registry/admission-chain';
+import { equivalentDefinitions, namesGroup } from './equivalence';
+import type { MatchResourcesObject, NamedRuleObject } from './policy-types';
+
+/** A request as matching sees it. */
+export interface RequestView {
+  operation: AdmissionOperation;
+  definition: ResourceDefinition;
+  /** Upstream's attribute: '' for cluster-scoped kinds; a Namespace's own name when one is updated or deleted. */
+  namespace: string;
+  name: string;
+  subresource: string;
+  object?: KObject;
+  oldObject?: KObject;
+}
+
+export type MatchOutcome = { matches: false; error?: Error; definition?: undefined } | { matches: true; error?: undefined; definition: ResourceDefinition };
+
+/** Reads a namespace's labels (undefined when it does not exist). */
+export type NamespaceLabels = (name: string) => Promise<Record<string, string> | undefined>;
+
+const NO: MatchOutcome = { matches: false };
+
+export function isNamespaceResource(def: ResourceDefinition): boolean {
+  return def.group === '' && def.version === 'v1' && def.plural === 'namespaces';
+}
+
+function exactOrWildcard(items: readonly string[] | undefined, test: (item: string) => boolean): boolean {
+  return (items ?? []).some((i) => i === '*' || test(i));
+}
+
+function ruleMatches(rule: NamedRuleObject, view: RequestView, def: ResourceDefinition): boolean {
+  const scope = rule.scope ?? '*';
+  if (scope === 'Namespaced' && (isNamespaceResource(def) || view.namespace === '')) return false;
+  if (scope === 'Cluster' && !(isNamespaceResource(def) || view.namespace === '')) return false;
+  if (scope !== '*' && scope !== 'Namespaced' && scope !== 'Cluster') return false;
+  if (!exactOrWildcard(rule.operations, (o) => o === view.operation)) return false;
+  if (!exactOrWildcard(rule.apiGroups, (g) => namesGroup(g, def))) return false;
+  if (!exactOrWildcard(rule.apiVersions, (v) => v === def.version)) return false;
+  return (rule.resources ?? []).some((r) => {
+    const slash = r.indexOf('/');
+    const [res, sub] = slash < 0 ? [r, ''] : [r.slice(0, slash), r.slice(slash + 1)];
+    return (res === '*' || res === def.plural) && (sub === '*' || sub === view.subresource);
+  });
+}
+
+const namesMatch = (rule: NamedRuleObject, name: string) => !rule.resourceNames?.length || rule.resourceNames.includes(name);
+
+/** The kind the rules match the request as: its own, else (Equivalent) the first equivalent kind a rule names. */
+export function matchResourceRules(rules: readonly NamedRuleObject[], policy: string | undefined, view: RequestView, served: readonly ResourceDefinition[]): ResourceDefinition | undefined {
+  for (const rule of rules) if (ruleMatches(rule, view, view.definition) && namesMatch(rule, view.name)) return view.definition;
+  if (policy !== 'Equivalent') return undefined;
+  const equivalents = equivalentDefinitions(view.definition, served, view.subresource);
+  for (const rule of rules) {
+    for (const def of equivalents) if (ruleMatches(rule, view, def) && namesMatch(rule, view.name)) return def;
+  }
+  return undefined;
+}
+
+type SelectorOutcome = { matches: boolean; error?: Error };
+
+function selector(sel: MetaLabelSelector | null | undefined) {
+  try {
+    return { selector: labelSelectorAsSelector(sel ?? {}) };
+  } catch (e) {
+    return { error: errors.internal(e instanceof Error ? e.message : String(e)) };
+  }
+}
+
+async function namespaceSelectorMatches(m: MatchResourcesObject, view: RequestView, labelsOf: NamespaceLabels): Promise<SelectorOutcome> {
+  if (view.namespace === '' && !isNamespaceResource(view.definition)) return { matches: true };
+  const parsed = selector(m.namespaceSelector);
+  if (parsed.error) return { matches: false, error: parsed.error };
+  if (parsed.selector!.isEmpty()) return { matches: true };
+  let labels: Record<string, string> | undefined;
+  // A namespace being written is matched by the labels it is getting, not the stored ones.
+  if (isNamespaceResource(view.definition) && !view.subresource && view.operation !== 'DELETE') labels = view.object?.metadata.labels ?? {};
+  else {
+    try {
+      labels = await labelsOf(view.namespace);
+    } catch (e) {
+      return { matches: false, error: e instanceof ApiError ? e : errors.internal((e as Error).message) };
+    }
+    if (!labels) return { matches: false, error: errors.notFound({ group: '', plural: 'namespaces' }, view.namespace) };
+  }
+  return { matches: parsed.selector!.matches(labels) };
+}
+
+function objectSelectorMatches(m: MatchResourcesObject, view: RequestView): SelectorOutcome {
+  const parsed = selector(m.objectSelector);
+  if (parsed.error) return { matches: false, error: parsed.error };
+  const s = parsed.selector!;
+  if (s.isEmpty()) return { matches: true };
+  const match = (o: KObject | undefined) => !!o && s.matches(o.metadata?.labels ?? {});
+  return { matches: match(view.object) || match(view.oldObject) };
+}
+
+/** Upstream's Matcher.Matches for one MatchResources (defaults applied). */
+export async function matches(m: MatchResourcesObject, view: RequestView, served: readonly ResourceDefinition[], labelsOf: NamespaceLabels): Promise<MatchOutcome> {
+  const policy = m.matchPolicy;
+  if (m.excludeResourceRules?.length && matchResourceRules(m.excludeResourceRules, policy, view, served)) return NO;
+  const definition = m.resourceRules?.length ? matchResourceRules(m.resourceRules, policy, view, served) : view.definition;
+  if (!definition) return NO;
+  const ns = await namespaceSelectorMatches(m, view, labelsOf);
+  if (!ns.matches && !ns.error) return NO;
+  const obj = objectSelectorMatches(m, view);
+  if (!obj.matches && !obj.error) return NO;
+  if (ns.error) return { matches: false, error: ns.error };
+  if (obj.error) return { matches: false, error: obj.error };
+  return { matches: true, definition };
+}

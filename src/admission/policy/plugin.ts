@@ -1,0 +1,44 @@
+/**
+ * The ValidatingAdmissionPolicy admission plugin (upstream's name): validates every write
+ * (create, update, patch, apply, delete, subresources, dry runs alike) against the
+ * ValidatingAdmissionPolicies bound by ValidatingAdmissionPolicyBindings, both read
+ * through the registry. The policy kinds themselves are exempt, as upstream exempts them,
+ * so that a bad policy can always be removed.
+ */
+import { alwaysAllow, type AuthorizerPort } from '../../ports/authorizer.port';
+import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admission-chain';
+import type { Registry } from '../../registry/registry';
+import { Namespaces } from '../namespaces';
+import { dispatch, type NamespaceReader } from './dispatcher';
+import type { PolicyRegistry } from './params';
+import { PolicySource } from './source';
+
+const EXEMPT = new Set(['validatingadmissionpolicies', 'validatingadmissionpolicybindings', 'mutatingadmissionpolicies', 'mutatingadmissionpolicybindings']);
+
+export interface PolicyPluginDeps {
+  /** The registry (passed lazily: it is built with its admission chain). */
+  registry: () => PolicyRegistry;
+  namespaces: NamespaceReader;
+  /** Answers the `authorizer` variable's checks. */
+  authorizer: () => AuthorizerPort;
+}
+
+export class ValidatingAdmissionPolicy implements AdmissionPlugin {
+  readonly name = 'ValidatingAdmissionPolicy';
+  private readonly source = new PolicySource();
+
+  constructor(private readonly deps: PolicyPluginDeps) {}
+
+  async validate(a: AdmissionAttributes): Promise<void> {
+    if (EXEMPT.has(a.definition.plural) && a.definition.group.startsWith('admissionregistration.')) return;
+    const registry = this.deps.registry();
+    const hooks = await this.source.hooks(registry);
+    if (!hooks.length) return;
+    await dispatch(a, hooks, { registry, namespaces: this.deps.namespaces, authorizer: this.deps.authorizer() });
+  }
+}
+
+/** The plugin over the server's registry, its namespace lookups and its authorizer. */
+export function validatingAdmissionPolicy(registry: () => Registry, namespaces: NamespaceReader = new Namespaces(registry)): ValidatingAdmissionPolicy {
+  return new ValidatingAdmissionPolicy({ registry, namespaces, authorizer: () => registry().deps.authorizer ?? alwaysAllow });
+}
