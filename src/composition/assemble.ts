@@ -35,6 +35,7 @@ import { startSystemNamespaces } from '../controllers/system-namespaces';
 import { startCrdCleanup, startCrdNaming, startCrdServing } from '../controllers/crd';
 import { customResourceDefinitionDefinition } from '../resources/custom-resource-definition';
 import { admissionChain, DEFAULT_ADMISSION_PLUGINS, type AdmissionPluginName } from '../admission';
+import { AdmissionChain, type AdmissionPlugin } from '../registry/admission-chain';
 import { eventDefinitions } from '../resources/event';
 import { ControllerManager, LeaderElector, controllerDescriptors, type LeaderElectionConfig, type SigningSetup } from '../controllers';
 import { accessFilter } from '../adapters/http/access-filter';
@@ -59,6 +60,8 @@ export interface AssembleOptions {
   eventTtlSeconds?: number;
   /** Admission plugins in running order (default: NamespaceAutoProvision, NamespaceLifecycle). */
   admissionPlugins?: readonly AdmissionPluginName[];
+  /** Plugins run after those, given the registry they are built with (tests add the admission webhooks so). */
+  extraAdmissionPlugins?: (registry: () => Registry) => AdmissionPlugin[];
   /** Deadline of every storage call (--request-timeout, default 10 s). */
   requestTimeoutMs?: number;
   /** Bounds of the storage check in /livez, and in /readyz and /healthz (default 2 s each). */
@@ -93,6 +96,10 @@ export interface Assembled {
   watch: WatchStreamServer;
   /** Fails readiness first, then stops background work and closes storage. */
   shutdown(): Promise<void>;
+}
+
+function withExtraPlugins(chain: AdmissionChain, extra: AdmissionPlugin[] | undefined): AdmissionChain {
+  return extra?.length ? new AdmissionChain([...chain.plugins, ...extra]) : chain;
 }
 
 /** Reconciles the bootstrap RBAC policy once the cache is loaded, retrying until it succeeds. */
@@ -169,7 +176,7 @@ export function assemble(opts: AssembleOptions): Assembled {
       gates,
       authorizer,
       ttlSeconds: (def) => (eventDefinitions.includes(def) ? eventTtl : undefined),
-      admission: admissionChain(opts.admissionPlugins ?? DEFAULT_ADMISSION_PLUGINS, () => registry),
+      admission: withExtraPlugins(admissionChain(opts.admissionPlugins ?? DEFAULT_ADMISSION_PLUGINS, () => registry), opts.extraAdmissionPlugins?.(() => registry)),
     },
     new CachedReadPath(cache, storage),
   );
