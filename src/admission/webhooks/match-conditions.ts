@@ -3,11 +3,12 @@
  * condition is evaluated (under one cost budget per webhook), a `false`
  * skips the webhook whatever else happened, and evaluation errors follow the
  * webhook's failurePolicy: Fail refuses the request, Ignore skips the
- * webhook. Variables: object, oldObject, request (without uid and objects)
- * and authorizer, all dyn here: the configuration kinds type-check the
- * expressions when they are written.
+ * webhook. Variables: object, oldObject and request (without uid and
+ * objects) as dyn, since the configuration kinds type-check the expressions
+ * when they are written; `authorizer` and `authorizer.requestResource` with
+ * the authz library, checking as the request's user.
  */
-import { CelEnvironment, compileRule, evaluate, PER_CALL_LIMIT, T, type Program } from '../../machinery/cel';
+import { admissionLibraries, AUTHORIZER_TYPE, CelEnvironment, compileRule, evaluate, PER_CALL_LIMIT, RESOURCE_CHECK_TYPE, T, type Program } from '../../machinery/cel';
 
 export interface MatchConditionJson {
   name: string;
@@ -28,7 +29,8 @@ const dyn = { type: T.dyn };
 let environment: CelEnvironment | undefined;
 
 function env(): CelEnvironment {
-  return (environment ??= new CelEnvironment({ object: dyn, oldObject: dyn, request: dyn, authorizer: dyn, 'authorizer.requestResource': dyn }));
+  const vars = { object: dyn, oldObject: dyn, request: dyn, authorizer: { type: AUTHORIZER_TYPE }, 'authorizer.requestResource': { type: RESOURCE_CHECK_TYPE } };
+  return (environment ??= new CelEnvironment(vars, admissionLibraries));
 }
 
 export function compileConditions(conditions: readonly MatchConditionJson[]): CompiledCondition[] {

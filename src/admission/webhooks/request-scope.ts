@@ -7,7 +7,8 @@
  * always match) and the match conditions. Selector errors only count when
  * the rules match, as upstream's order of checks has it.
  */
-import { toCelValue } from '../../machinery/cel';
+import { authorizerValue, resourceCheckValue, toCelValue } from '../../machinery/cel';
+import { alwaysAllow, type AuthzAttributes } from '../../ports/authorizer.port';
 import type { KObject } from '../../machinery/object';
 import { ApiError, errors } from '../../machinery/status';
 import type { AdmissionAttributes } from '../../registry/admission-chain';
@@ -87,12 +88,31 @@ export class RequestScope {
         object: toCelValue(this.view(matched, a.object) ?? null),
         oldObject: toCelValue(this.view(matched, a.oldObject) ?? null),
         request: toCelValue(facts),
+        ...this.authorizerVariables(),
       };
       const outcome = matchConditions(hook.matchConditions, activation, hook.failOpen);
       if (outcome.error !== undefined) throw errors.forbidden(a.definition, a.name, outcome.error);
       if (!outcome.matches) return undefined;
     }
     return { hook, matched, facts };
+  }
+
+  /** `authorizer` (checks as the request's user) and `authorizer.requestResource` (the request's own resource). */
+  private authorizerVariables(): Record<string, unknown> {
+    const a = this.attributes;
+    const port = this.registry.deps.authorizer ?? alwaysAllow;
+    const authorize = (attrs: AuthzAttributes) => port.authorize(attrs);
+    const own = this.own.resource;
+    return {
+      authorizer: authorizerValue(a.user, authorize),
+      'authorizer.requestResource': resourceCheckValue(a.user, authorize, {
+        group: own.group,
+        resource: own.resource,
+        subresource: this.subresource,
+        namespace: this.namespace,
+        name: a.name,
+      }),
+    };
   }
 
   private async namespaceSelects(parsed: ParsedSelector): Promise<boolean | ApiError> {

@@ -1,4 +1,5 @@
-/** The Kubernetes function libraries (authz is not served), in the order the runtime registers them. */
+/** The Kubernetes function libraries, in the order the runtime registers them (authz: admission environments only). */
+import { authzLibrary } from './library/authz';
 import { formatLibrary } from './library/format';
 import { ipLibrary } from './library/ip';
 import { listsLibrary } from './library/lists';
@@ -11,3 +12,6 @@ import { urlLibrary } from './library/url';
 import type { Library } from './library';
 
 export const kubernetesLibraries: readonly Library[] = [stringsLibrary, optionalLibrary, listsLibrary, setsLibrary, regexLibrary, urlLibrary, quantityLibrary, ipLibrary, formatLibrary];
+
+/** What admission expressions are checked against: the libraries above and authz (the `authorizer` variable's). */
+export const admissionLibraries: readonly Library[] = [...kubernetesLibraries, authzLibrary];

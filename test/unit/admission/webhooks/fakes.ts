@@ -7,7 +7,7 @@
 import type { KObject } from '../../../../src/machinery/object';
 import type { ResourceDefinition } from '../../../../src/machinery/resource-definition';
 import { errors } from '../../../../src/machinery/status';
-import { alwaysAllow } from '../../../../src/ports/authorizer.port';
+import { alwaysAllow, type AuthorizerPort } from '../../../../src/ports/authorizer.port';
 import { WebhookCallError, type WebhookClientConfig, type WebhookPort } from '../../../../src/ports/webhook.port';
 import type { AdmissionAttributes, AdmissionOperation } from '../../../../src/registry/admission-chain';
 import type { WriteOptions } from '../../../../src/registry/request';
@@ -29,7 +29,7 @@ export class FakeRegistry implements WebhookRegistry {
   namespaceReads = 0;
   nowMs = 1_000_000;
   private uids = 0;
-  readonly deps = {
+  readonly deps: { clock: { now(): Date }; random: { uuid(): string; int(): number }; authorizer: AuthorizerPort } = {
     clock: { now: () => new Date(this.nowMs) },
     random: { uuid: () => `uid-${++this.uids}`, int: () => 0 },
     authorizer: alwaysAllow,

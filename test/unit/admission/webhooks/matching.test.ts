@@ -16,6 +16,7 @@ import { testMutatingWebhookConfigurationKind, testValidatingWebhookConfiguratio
 import { allow, attributes, configMap, configuration, FakeRegistry, FakeWebhooks, hook } from './fakes';
 import type { WebhookJson } from '../../../../src/admission/webhooks/configuration';
 import type { AdmissionAttributes } from '../../../../src/registry/admission-chain';
+import { alwaysAllow, type AuthzAttributes } from '../../../../src/ports/authorizer.port';
 
 function setup(...hooks: WebhookJson[]) {
   const registry = new FakeRegistry();
@@ -176,6 +177,20 @@ describe('matchConditions', () => {
     await expect(plugin.validate(createCm({ a: 'b' }))).rejects.toMatchObject({
       status: { code: 403, reason: 'Forbidden', message: `configmaps "cm" is forbidden: expression 'object.metadata.labels['missing'] == 'x'' resulted in error: no such key: missing` },
     });
+  });
+
+  it('ask the authorizer as the request user, about any resource or the request own', async () => {
+    const { called, registry } = setup(
+      hook('may-delete', { matchConditions: condition("authorizer.group('').resource('configmaps').namespace('default').check('delete').allowed()") }),
+      hook('may-patch-own', { matchConditions: condition("authorizer.requestResource.check('patch').allowed()") }),
+    );
+    const asked: AuthzAttributes[] = [];
+    registry.deps.authorizer = { ...alwaysAllow, authorize: (attrs) => (asked.push(attrs), { allowed: attrs.verb === 'patch', reason: '' }) };
+    expect(await called(createCm())).toEqual(['/may-patch-own']);
+    expect(asked).toEqual([
+      expect.objectContaining({ user: expect.objectContaining({ username: 'alice' }), verb: 'delete', apiGroup: '', resource: 'configmaps', namespace: 'default', name: '' }),
+      expect.objectContaining({ verb: 'patch', apiGroup: '', resource: 'configmaps', namespace: 'default', name: 'cm' }),
+    ]);
   });
 
   it('that fail are ignored under failurePolicy Ignore, and a false one wins over an error', async () => {
