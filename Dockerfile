@@ -1,14 +1,18 @@
 # syntax=docker/dockerfile:1
 # svc-apiserver: HTTPS only, as the unprivileged `node` user, data (and the generated PKI) under /data.
-#   docker build -t svc-apiserver .
-#   docker run -p 127.0.0.1:6443:6443 -v svc-data:/data svc-apiserver                              # embedded store
-#   docker run -p 127.0.0.1:6443:6443 -v svc-data:/data svc-apiserver --etcd-servers=http://etcd:2379 # beside etcd
-# deploy/compose.yaml runs three etcd members and two replicas; deploy/kubernetes/ has the manifests.
+#   docker build --build-arg SVC_GIT_COMMIT=$(git rev-parse HEAD) -t svc-apiserver:0.1.0 .
+#   docker run -p 127.0.0.1:6443:6443 -v svc-data:/data svc-apiserver:0.1.0          # embedded store
+# deploy/compose.yaml runs three etcd members (TLS) and two replicas; deploy/kubernetes/ has the manifests.
+# The admin kubeconfig is /data/admin.kubeconfig in the volume (docker cp CONTAINER:/data/admin.kubeconfig .).
 
 # Build stage: compile TypeScript with the full dependency set, then drop the development dependencies.
 FROM node:20-bookworm-slim AS build
+# The commit /version reports (the build context has no .git): --build-arg SVC_GIT_COMMIT=$(git rev-parse HEAD).
+ARG SVC_GIT_COMMIT=unknown
 WORKDIR /app
 COPY package.json package-lock.json ./
+# npm ci runs the package's prepare step (build when dist/ is stale), which has no sources yet to build here.
+COPY scripts/build-if-stale.cjs scripts/build-info.cjs ./scripts/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
@@ -27,8 +31,9 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY scripts/healthcheck.cjs ./scripts/healthcheck.cjs
 COPY scripts/cluster/balancer.cjs ./scripts/cluster/balancer.cjs
-# /data/pki exists in the image, owned by `node`, so a fresh volume mounted there is writable by it too.
-RUN mkdir -p /data/pki && chown -R node:node /data && chmod 700 /data/pki
+COPY scripts/etcd-certs ./scripts/etcd-certs
+# /data/pki and /data/etcd-pki exist in the image, owned by `node`, so fresh volumes mounted there are writable by it.
+RUN mkdir -p /data/pki /data/etcd-pki && chown -R node:node /data && chmod 700 /data/pki /data/etcd-pki
 USER node
 # HTTPS only (no plain-HTTP port). The PKI and the admin kubeconfig are written to /data/pki on first start;
 # replicas on one etcd prefix share ca.crt, ca.key, sa.key and sa.pub.

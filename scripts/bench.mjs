@@ -1,8 +1,8 @@
 // `npm run bench`: the server (dist/) on its own etcd and on its embedded lmdb
 // store, side by side with raw etcd, raw lmdb and a bare node:http server, all
 // on 127.0.0.1. Prints a markdown table and writes the same figures to
-// bench/results/latest.json (`npm run bench:readme` puts that table into the
-// README). Bounded: about 5 minutes on 2 cores with BENCH_SECONDS=3;
+// bench/results/latest.json (`npm run bench:readme` puts that table into
+// docs/benchmark.md). Bounded: about 5 minutes on 2 cores with BENCH_SECONDS=3;
 // everything it starts is stopped at the end.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -329,11 +329,11 @@ async function main() {
   }
   results.durationSeconds = (performance.now() - began) / 1000;
   results.rows = rows;
-  // A partial run (BENCH_ONLY) never replaces the full results the README is made from.
+  // A partial run (BENCH_ONLY) never replaces the full results docs/benchmark.md is made from.
   const out = join(root, only ? 'bench/results/partial.json' : 'bench/results/latest.json');
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
-  console.log(`\n${table(rows)}\n\n(${results.cpus} × ${results.cpuModel}, Node ${results.node}, etcd ${results.etcdVersion}; ${fmt(results.durationSeconds / 60)} min; figures also in ${out.slice(root.length + 1)}${only ? '' : ', `npm run bench:readme` puts them into the README'})`);
+  console.log(`\n${table(rows)}\n\n(${results.cpus} × ${results.cpuModel}, Node ${results.node}, etcd ${results.etcdVersion}; ${fmt(results.durationSeconds / 60)} min; figures also in ${out.slice(root.length + 1)}${only ? '' : ', `npm run bench:readme` puts them into docs/benchmark.md'})`);
 }
 
 process.on('SIGINT', () => void stopAll().finally(() => process.exit(130)));

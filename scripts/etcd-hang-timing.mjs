@@ -35,7 +35,7 @@ async function main() {
   const etcd = await startEtcd();
   const port = await freePort();
   const certDir = mkdtempSync(join(tmpdir(), 'hang-pki-'));
-  const args = ['--port', String(port), '--secure-port', String(await freePort()), '--cert-dir', certDir, '--etcd-servers', etcd.endpoint, '--log-level', 'error'];
+  const args = ['--port', String(port), '--secure-port', String(await freePort()), '--data-dir', certDir, '--etcd-servers', etcd.endpoint, '--log-level', 'error'];
   const child = spawn(process.execPath, [join(root, 'dist/main.js'), ...args, ...extra], {
     stdio: ['ignore', 'inherit', 'inherit'],
   });

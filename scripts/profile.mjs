@@ -20,7 +20,7 @@ if (!['create', 'get', 'list'].includes(scenario)) {
 const work = mkdtempSync(join(tmpdir(), 'profile-'));
 const port = await freePort();
 const etcd = process.argv[3] === 'etcd' ? await startEtcd() : undefined;
-const store = etcd ? ['--etcd-servers', etcd.endpoint] : ['--data-dir', join(work, 'data')];
+const store = etcd ? ['--etcd-servers', etcd.endpoint, '--data-dir', join(work, 'data')] : ['--data-dir', join(work, 'data')];
 // PROFILE_NODE_ARGS="--max-semi-space-size=32" (say): extra node options for the server.
 const nodeArgs = (process.env.PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const child = spawn(process.execPath, [...nodeArgs, '--cpu-prof', `--cpu-prof-dir=${join(work, 'prof')}`, join(root, 'dist/main.js'), ...store,

@@ -78,7 +78,7 @@ export async function startEtcd() {
     '--listen-client-urls', endpoint, '--advertise-client-urls', endpoint,
     '--listen-peer-urls', peerUrl, '--initial-advertise-peer-urls', peerUrl, '--initial-cluster', `bench=${peerUrl}`,
     // Progress notifications keep each cache's revision current when other keys change (consistent reads wait for
-    // it, and ask for one when they do); every second, as deploy/ and the README run etcd. At 100 ms, an idle server
+    // it, and ask for one when they do); every second, as deploy/ and scripts/cluster-up run etcd. At 100 ms, an idle server
     // and etcd each spent about 50 ms of CPU per second on them, during every measured cell.
     '--experimental-watch-progress-notify-interval', '1s',
     '--quota-backend-bytes', String(4 * 1024 ** 3),
@@ -119,7 +119,7 @@ export async function startServer(root, storage, extraArgs = [], { gc = false, c
   // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to look inside the server.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   if (gc) nodeArgs.push('--expose-gc', '--require', gcPreload);
-  const storageArgs = typeof storage === 'string' ? ['--etcd-servers', storage, '--etcd-compaction-interval', '0'] : ['--data-dir', storage.dataDir];
+  const storageArgs = typeof storage === 'string' ? ['--etcd-servers', storage, '--etcd-compaction-interval', '0', '--data-dir', certDir] : ['--data-dir', storage.dataDir];
   const child = spawn(process.execPath, [...nodeArgs, join(root, 'dist/main.js'), ...storageArgs, '--port', String(port),
     '--secure-port', String(securePort), '--cert-dir', certDir, '--log-level', 'warn', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'], env: imageEnv(root) });
   const proc = track(child);

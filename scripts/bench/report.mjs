@@ -1,5 +1,5 @@
 // What every benchmark phase shares: the server's CPU per request around a phase, number formatting, the
-// ConfigMap body, and the markdown table (also used by readme.mjs to put the table into the README).
+// ConfigMap body, and the markdown table (also used by readme.mjs to put the table into docs/benchmark.md).
 import { existsSync } from 'node:fs';
 import { request } from './load.mjs';
 import { cpuSecondsOf } from './procs.mjs';

@@ -84,6 +84,14 @@ export const bootstrapClusterRoles: BootstrapRole[] = [
   },
   { name: 'system:public-info-viewer', rules: [{ nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'], verbs: ['get'] }] },
   { name: 'system:cluster-trust-bundle-reader', rules: [{ apiGroups: ['certificates.svc.io'], resources: ['clustertrustbundles'], verbs: read }] },
+  // For servers that delegate authentication and authorization to this one (upstream binds it to nobody).
+  {
+    name: 'system:auth-delegator',
+    rules: [
+      { apiGroups: reviewGroups.authentication, resources: ['tokenreviews'], verbs: ['create'] },
+      { apiGroups: reviewGroups.authorization, resources: ['subjectaccessreviews'], verbs: ['create'] },
+    ],
+  },
   ...controllerClusterRoles,
 ].map((r) => ({ ...r, labels: { ...bootstrapLabels, ...r.labels } }));
 

@@ -28,12 +28,13 @@ import { RbacAuthorizer } from '../auth/authz/rbac-authorizer';
 import { AuthenticatorChain } from '../auth/authn/chain';
 import { podCertificateAuthenticator, x509Authenticator } from '../auth/authn/x509';
 import { tokenFileAuthenticator } from '../auth/authn/token-file';
+import { audienceAgnostic } from '../auth/authn/audiences';
 import { serviceAccountAuthenticator } from '../auth/authn/service-account';
 import { AuditTrail } from '../auth/audit/trail';
-import { reconcileBootstrapPolicy } from '../auth/bootstrap';
+import { startRbacBootstrap } from '../controllers/rbac-bootstrap';
 import { startSystemNamespaces } from '../controllers/system-namespaces';
-import { startCrdCleanup, startCrdNaming, startCrdServing } from '../controllers/crd';
-import { customResourceDefinitionDefinition } from '../resources/custom-resource-definition';
+import { auditedClient } from '../controllers/audited-client';
+import { startCrdControllers } from '../controllers/crd';
 import { admissionChain, DEFAULT_ADMISSION_PLUGINS, type AdmissionPluginName } from '../admission';
 import { AdmissionChain, type AdmissionPlugin } from '../registry/admission-chain';
 import { eventDefinitions } from '../resources/event';
@@ -42,7 +43,8 @@ import { accessFilter } from '../adapters/http/access-filter';
 import { authRouter, reviewDiscovery } from '../adapters/http/auth-routes';
 import { defaultSecurity, type SecurityOptions, type TlsMaterial } from './security';
 import type { Log } from './log';
-import { bindableUid, deletionActivity, rbacSources, uidLookup } from './cache-views';
+import { bindableUid, rbacSources, uidLookup } from './cache-views';
+import { cacheChanges, cachedNamespaces, scanCache } from './controller-views';
 
 export interface AssembleOptions {
   storage: StoragePort;
@@ -67,6 +69,8 @@ export interface AssembleOptions {
   /** Bounds of the storage check in /livez, and in /readyz and /healthz (default 2 s each). */
   healthcheckTimeoutMs?: number;
   readycheckTimeoutMs?: number;
+  /** More /readyz checks, for what the program does after assembling (e.g. comparing the cluster CA). */
+  readyzChecks?: { name: string; check(): boolean }[];
   /** In-process controllers (default: all, without leader election, no signing CA). */
   controllers?: {
     /** --controllers, default ['*']. */
@@ -77,7 +81,6 @@ export interface AssembleOptions {
     signing?: SigningSetup;
     /** The cluster CA bundle the root CA publisher puts in every namespace's kube-root-ca.crt. */
     rootCaBundle?: string;
-    intervalMs?: number;
   };
 }
 
@@ -102,50 +105,8 @@ function withExtraPlugins(chain: AdmissionChain, extra: AdmissionPlugin[] | unde
   return extra?.length ? new AdmissionChain([...chain.plugins, ...extra]) : chain;
 }
 
-/** Reconciles the bootstrap RBAC policy once the cache is loaded, retrying until it succeeds. */
-function startBootstrapPolicy(registry: Registry, cache: WatchCache, log: Log): { stop(): void; done: Promise<void> } {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  const done = new Promise<void>((resolve) => {
-    const attempt = async () => {
-      if (stopped) return resolve();
-      try {
-        if (!cache.ready()) throw new Error('watch cache not ready');
-        await reconcileBootstrapPolicy(registry, log);
-        return resolve();
-      } catch (e) {
-        if ((e as Error).message !== 'watch cache not ready') log('warn', 'bootstrap RBAC policy not reconciled yet, retrying', { error: (e as Error).message });
-        timer = setTimeout(() => void attempt(), 200);
-        timer.unref?.();
-      }
-    };
-    void attempt();
-  });
-  return {
-    done,
-    stop() {
-      stopped = true;
-      clearTimeout(timer);
-    },
-  };
-}
-
-/**
- * The CustomResourceDefinition controllers: names and conditions, cleanup on delete, and serving the kinds they
- * define. Every replica runs them, leader or not, as every kube-apiserver does.
- */
-function startCrdControllers(registry: Registry, cache: WatchCache, log: Log) {
-  const served = registry.definitions.includes(customResourceDefinitionDefinition);
-  if (!served) return { synced: () => true, stop: async () => undefined };
-  const changes = () => (cache.ready() ? cache.kind(customResourceDefinitionDefinition).changes : -1);
-  const serving = startCrdServing(registry, changes, log);
-  const loops = [serving, startCrdNaming(registry, changes, log), startCrdCleanup(registry, changes, log)];
-  return {
-    synced: () => serving.synced(),
-    stop: async () => {
-      await Promise.all(loops.map((l) => l.stop()));
-    },
-  };
+function unreachable(storage: StoragePort): never {
+  throw new Error(storage.lastPingFailure?.() ?? 'storage does not answer');
 }
 
 /** Builds the registry and HTTP server over the given storage (not yet listening). */
@@ -166,13 +127,14 @@ export function assemble(opts: AssembleOptions): Assembled {
   const security = { ...defaultSecurity, ...opts.security };
   const authorizer = security.authorizationMode === 'AlwaysAllow' ? alwaysAllow : new RbacAuthorizer(rbacSources(cache, definitions));
   const eventTtl = opts.eventTtlSeconds ?? 3600;
+  const crypto = new WebCryptoAdapter();
   const registry: Registry = new Registry(
     served,
     {
       storage,
       clock: systemClock,
       random: systemRandom,
-      crypto: new WebCryptoAdapter(),
+      crypto,
       gates,
       authorizer,
       ttlSeconds: (def) => (eventDefinitions.includes(def) ? eventTtl : undefined),
@@ -182,35 +144,43 @@ export function assemble(opts: AssembleOptions): Assembled {
   );
   const lookup = uidLookup(cache, definitions);
   const tokenAuthenticators = [
-    ...(security.staticTokens ? [tokenFileAuthenticator(security.staticTokens)] : []),
+    ...(security.staticTokens ? [audienceAgnostic(tokenFileAuthenticator(security.staticTokens), security.audiences)] : []),
     ...(security.tokens ? [serviceAccountAuthenticator(security.tokens, lookup, systemClock, { issuers: security.issuers, audiences: security.audiences })] : []),
   ];
   const authenticator = new AuthenticatorChain([podCertificateAuthenticator(lookup), x509Authenticator], tokenAuthenticators, security.anonymous);
   const podCertificates = opts.tls ? podCertificateVerifier(opts.tls.clientCa) : undefined;
   const audit = security.audit ? new AuditTrail(security.audit.policy, security.audit.sink, systemClock) : undefined;
-  const bootstrap = startBootstrapPolicy(registry, cache, log);
+  // In-process clients, audited as upstream audits its loopback and controller-manager requests over HTTP.
+  const build = `${version.gitVersion} (${version.platform}) kubernetes/${version.gitCommit.slice(0, 7)}`;
+  const apiserverClient = auditedClient(registry, audit, { userAgent: () => `kube-apiserver/${build}`, newId: () => systemRandom.uuid() });
+  const controllerClient = auditedClient(registry, audit, { userAgent: (u) => `kube-controller-manager/${build}/${u.username}`, newId: () => systemRandom.uuid() });
+  const { watch: watchChanges, watchAll } = cacheChanges(cache, served);
+  const bootstrap = startRbacBootstrap(apiserverClient, log, { watch: watchChanges, cacheReady: () => cache.ready() });
   let bootstrapDone = false;
   void bootstrap.done.then(() => (bootstrapDone = true));
   const compactor = startCompactor(storage, (opts.compactionIntervalSeconds ?? 0) * 1000, (msg, extra) => log('info', msg, extra));
-  const systemNamespaces = startSystemNamespaces(registry, log);
-  const crds = startCrdControllers(registry, cache, log);
+  const systemNamespaces = startSystemNamespaces(apiserverClient, log, { watch: watchChanges, namespacesInUse: cachedNamespaces(cache) });
+  // Every replica serves custom resources, leader or not, as every kube-apiserver does.
+  const crds = startCrdControllers(apiserverClient, registry.served, log, { watch: watchChanges, clock: systemClock });
   // No kube-controller-manager here: its controllers run in this process, as registry clients.
   const controllerOpts = opts.controllers ?? {};
   const election = controllerOpts.leaderElection;
   const controllers = new ControllerManager(
     controllerDescriptors({
-      registry,
+      registry: controllerClient,
       log,
       authorizer,
-      changes: (def) => (cache.ready() ? cache.kind(def).changes : -1),
-      deletions: deletionActivity(cache, () => served.all),
+      clock: systemClock,
+      crypto,
+      watch: watchChanges,
+      watchAll,
+      scan: scanCache(cache),
       signing: controllerOpts.signing,
       rootCaBundle: controllerOpts.rootCaBundle,
-      intervalMs: controllerOpts.intervalMs,
     }),
     controllerOpts.selection ?? ['*'],
     log,
-    election ? (callbacks) => new LeaderElector(registry, systemClock, systemRandom, election, callbacks, log) : undefined,
+    election ? (callbacks) => new LeaderElector(controllerClient, systemClock, systemRandom, election, callbacks, log) : undefined,
   );
   let controllersStopped = false;
   void bootstrap.done.then(() => {
@@ -220,7 +190,9 @@ export function assemble(opts: AssembleOptions): Assembled {
   const livezTimeout = opts.healthcheckTimeoutMs ?? 2000;
   const readyzTimeout = opts.readycheckTimeoutMs ?? 2000;
   const storageCheck = { name: 'etcd', check: () => storage.ping(livezTimeout), timeoutMs: livezTimeout };
-  const storageReady = { name: 'etcd', check: () => storage.ping(readyzTimeout), timeoutMs: readyzTimeout };
+  // Readiness says why storage fails (which endpoint, refused or unanswered, a certificate etcd refused).
+  // (The ping bounds itself; the check's own bound, a little later, only catches a ping that overstays.)
+  const storageReady = { name: 'etcd', check: () => storage.ping(readyzTimeout).then((ok) => ok || unreachable(opts.storage)), timeoutMs: readyzTimeout + 100 };
   let server: Server | undefined;
   let secureServer: TlsServer | undefined;
   const app = createApp({
@@ -235,6 +207,7 @@ export function assemble(opts: AssembleOptions): Assembled {
         // As upstream: not ready until the bootstrap RBAC policy is in storage.
         { name: 'poststarthook/rbac/bootstrap-roles', check: () => bootstrapDone },
         { name: 'poststarthook/crd-informer-synced', check: () => crds.synced() },
+        ...(opts.readyzChecks ?? []),
         { name: 'shutdown', check: () => !shuttingDown },
       ],
     },
@@ -247,6 +220,7 @@ export function assemble(opts: AssembleOptions): Assembled {
         authorizer,
         registry,
         serviceAccounts: definitions.find((d) => d.group === '' && d.plural === 'serviceaccounts'),
+        tokenReview: { authenticator, apiAudiences: security.audiences },
         tokens: security.tokens
           ? {
               tokens: security.tokens,
@@ -292,9 +266,9 @@ export function assemble(opts: AssembleOptions): Assembled {
       controllersStopped = true;
       await controllers.shutdown();
       compactor.stop();
-      systemNamespaces.stop();
+      await systemNamespaces.stop();
       await crds.stop();
-      bootstrap.stop();
+      await bootstrap.stop();
       watch.closeAll();
       cache.stop();
       await Promise.all(

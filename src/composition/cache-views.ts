@@ -1,7 +1,7 @@
 /**
- * Views of the watch cache that the access layer and the controllers read:
- * RBAC objects for the authorizer, object uids for token checks, and a
- * counter of changes to objects being deleted. No storage reads.
+ * Views of the watch cache that the access layer reads: RBAC objects for
+ * the authorizer, object uids for token checks (the controllers' views are
+ * in controller-views.ts). No storage reads.
  */
 import type { ResourceDefinition } from '../machinery/resource-definition';
 import { apiVersionOf } from '../machinery/resource-definition';
@@ -39,35 +39,3 @@ export function bindableUid(lookup: UidLookup, definitions: readonly ResourceDef
   }
   return lookup.uidOf(apiVersion, kind, ns, name);
 }
-
-/**
- * A counter that moves when the watch cache applies a change to an object
- * being deleted, so that the garbage collector looks again only then (its
- * bytes are searched, nothing is decoded).
- */
-export function deletionActivity(cache: WatchCache, definitions: () => readonly ResourceDefinition[]): () => number {
-  const seen = new Map<ResourceDefinition, number>();
-  let activity = 0;
-  return () => {
-    if (!cache.ready()) return -1;
-    for (const def of definitions()) {
-      const kind = cache.kind(def);
-      const from = seen.get(def) ?? 0;
-      if (kind.revision === from) continue;
-      const log = kind.log;
-      // Events older than the window cannot be looked at: assume one of them mattered.
-      if (from < log.startRev) activity++;
-      else {
-        for (let seq = log.seqAfter(from); seq < log.endSeq; seq++) {
-          if (log.at(seq)?.object?.bytes.includes('"deletionTimestamp"')) {
-            activity++;
-            break;
-          }
-        }
-      }
-      seen.set(def, kind.revision);
-    }
-    return activity;
-  };
-}
-

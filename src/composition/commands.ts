@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { parseCommand, type Command } from '../config/commands';
 import { fatal, firstLine } from '../config/startup';
 import { parsedOrExit } from '../config/parsed-or-exit';
+import { FlagError } from '../config/flag-error';
+import { readEtcdTls } from './preflight';
 import { openLmdbStorage, restoreSnapshot, saveSnapshot, SnapshotError } from '../adapters/lmdb';
 import { EtcdStorage } from '../adapters/etcd';
 import { migrateStore, MigrateError } from '../tools/migrate';
@@ -22,9 +24,10 @@ export async function runCommand(argv: string[]): Promise<void> {
       return;
     }
     if (!existsSync(join(cmd.dataDir, 'data.mdb'))) fatal(`there is no embedded store in --data-dir ${cmd.dataDir}`);
+    const tls = readEtcdTls(cmd);
     // Migrate only reads the embedded store: no expiry sweeps from this process.
     const source = openLmdbStorage(cmd.dataDir, { expiryIntervalMs: 2 ** 31 - 1 });
-    const target = new EtcdStorage({ endpoints: cmd.etcdServers, prefix: cmd.etcdPrefix, requestTimeoutMs: 30_000 });
+    const target = new EtcdStorage({ endpoints: cmd.etcdServers, prefix: cmd.etcdPrefix, requestTimeoutMs: 30_000, tls });
     try {
       const ttlSeconds = (def: ResourceDefinition) => (eventDefinitions.includes(def) ? cmd.eventTtlSeconds : undefined);
       const report = await migrateStore(source, target, allDefinitions, { force: cmd.force, ttlSeconds, log: out });
@@ -35,8 +38,10 @@ export async function runCommand(argv: string[]): Promise<void> {
       await target.close();
     }
   } catch (e) {
-    if (e instanceof MigrateError || e instanceof SnapshotError) fatal(e.message);
-    fatal(`${cmd.command} failed: ${firstLine(storageErrorStatus(e)?.message ?? e)}`);
+    if (e instanceof MigrateError || e instanceof SnapshotError || e instanceof FlagError) fatal(e.message);
+    // "etcd is unavailable" alone does not say why: the transport's cause does (refused, a certificate etcd refused).
+    const cause = (e as { cause?: unknown }).cause;
+    fatal(`${cmd.command} failed: ${firstLine(storageErrorStatus(e)?.message ?? e)}${cause instanceof Error ? ` (${firstLine(cause)})` : ''}`);
   }
 }
 

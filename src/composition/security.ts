@@ -1,25 +1,23 @@
 /**
- * Composition of identity and access: reads the PKI, key and policy files
- * the flags name and builds the authenticators, token issuer and audit
- * trail that `assemble` wires in. Kept beside main.ts, which stays the only
- * other file that names concrete adapters.
+ * Composition of identity and access: from the files the flags name (read
+ * by security-files.ts) and the PKI, builds the authenticators' inputs, the
+ * token issuer, the audit trail and the signing CAs that `assemble` wires
+ * in, and compares the cluster CA with the other replicas'.
  */
-import { createPrivateKey, createPublicKey, KeyObject, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { load } from 'js-yaml';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import type { ServerConfig } from '../config/flags';
-import { FlagError } from '../config/flags';
+import { FlagError } from '../config/flag-error';
+import { readPrivateKey, readPublicKeys } from './preflight';
+import type { SecurityFiles } from './security-files';
 import type { UserInfo } from '../machinery/resource-definition';
 import type { StoragePort } from '../ports/storage.port';
 import type { TokenPort } from '../ports/token.port';
 import type { AuditSinkPort } from '../ports/audit.port';
-import { parseTokenFile, TokenFileError } from '../auth/authn/token-file';
-import { AuditPolicy, AuditPolicyError, defaultPolicy, parsePolicy } from '../auth/audit/policy';
-import { ensurePki, fingerprint, type EnsuredPki } from '../adapters/pki';
+import { AuditPolicy, defaultPolicy } from '../auth/audit/policy';
+import { fingerprint, type EnsuredPki } from '../adapters/pki';
 import { JoseTokenAdapter } from '../adapters/jwt';
 import { FileAuditSink } from '../adapters/audit';
-import { systemClock } from '../adapters/clock/system.clock';
 import { FileCertificateAuthority } from '../adapters/certificate-authority';
 import type { CertificateAuthorityPort } from '../ports/certificate-authority.port';
 import type { ControllerConfig } from '../config/controller-flags';
@@ -55,79 +53,25 @@ export const defaultSecurity: SecurityOptions = {
   newId: randomUUID,
 };
 
-function readFlagFile(flag: string, path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new FlagError(`cannot read --${flag} ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
-  }
-}
-
-/** Public keys from PEM files that hold public keys, certificates or private keys (as upstream accepts). */
-function publicKeysOf(flag: string, path: string): KeyObject[] {
-  const text = readFlagFile(flag, path);
-  const blocks = text.match(/-----BEGIN [A-Z ]+-----[\s\S]+?-----END [A-Z ]+-----/g) ?? [];
-  if (!blocks.length) throw new FlagError(`--${flag} ${path} holds no PEM block`);
-  return blocks.map((b) => {
-    try {
-      return createPublicKey(b);
-    } catch (e) {
-      throw new FlagError(`--${flag} ${path}: ${(e as Error).message}`);
-    }
-  });
-}
-
-export function pkiDirOf(config: ServerConfig): string {
-  if (config.certDir) return resolve(config.certDir);
-  return config.etcdServers.length ? resolve('pki') : resolve(join(config.dataDir, 'pki'));
-}
-
-export async function loadSecurity(config: ServerConfig): Promise<{ security: SecurityOptions; tls: TlsMaterial; pki: EnsuredPki }> {
-  const pki = await ensurePki(pkiDirOf(config), config.bindAddress, systemClock.now());
+/** The security options, from the files read before and the PKI (its CA, serving pair and SA keys as defaults). */
+export function loadSecurity(config: ServerConfig, files: SecurityFiles, pki: EnsuredPki): { security: SecurityOptions; tls: TlsMaterial } {
   const tls: TlsMaterial = {
-    cert: config.tlsCertFile ? readFlagFile('tls-cert-file', config.tlsCertFile) : pki.serving.certPem,
-    key: config.tlsPrivateKeyFile ? readFlagFile('tls-private-key-file', config.tlsPrivateKeyFile) : pki.serving.keyPem,
-    clientCa: config.clientCaFile ? readFlagFile('client-ca-file', config.clientCaFile) : pki.ca.certPem,
+    cert: files.serving?.cert ?? pki.serving.certPem,
+    key: files.serving?.key ?? pki.serving.keyPem,
+    clientCa: files.clientCa ?? pki.ca.certPem,
   };
-  let staticTokens: Map<string, UserInfo> | undefined;
-  if (config.tokenAuthFile) {
-    try {
-      staticTokens = parseTokenFile(readFlagFile('token-auth-file', config.tokenAuthFile));
-    } catch (e) {
-      if (e instanceof TokenFileError) throw new FlagError(`invalid --token-auth-file ${config.tokenAuthFile}: ${e.message}`);
-      throw e;
-    }
-  }
-  const signingPath = config.serviceAccountSigningKeyFile ?? pki.paths.saKey;
-  let signingKey: KeyObject;
-  try {
-    signingKey = createPrivateKey(readFlagFile('service-account-signing-key-file', signingPath));
-  } catch (e) {
-    if (e instanceof FlagError) throw e;
-    throw new FlagError(`invalid --service-account-signing-key-file ${signingPath}: ${(e as Error).message}`);
-  }
-  const verifyPaths = config.serviceAccountKeyFiles.length ? config.serviceAccountKeyFiles : existsSync(pki.paths.saPub) ? [pki.paths.saPub] : [];
-  const publicKeys = verifyPaths.flatMap((p) => publicKeysOf('service-account-key-file', p));
-  let audit: SecurityOptions['audit'];
-  if (config.auditLogPath) {
-    let policy = defaultPolicy;
-    if (config.auditPolicyFile) {
-      try {
-        policy = parsePolicy(load(readFlagFile('audit-policy-file', config.auditPolicyFile)));
-      } catch (e) {
-        if (e instanceof FlagError) throw e;
-        throw new FlagError(`invalid --audit-policy-file ${config.auditPolicyFile}: ${(e as Error).message}`);
+  const signingKey = files.signingKey ?? readPrivateKey('service-account-signing-key-file', pki.paths.saKey).key;
+  const publicKeys = config.serviceAccountKeyFiles.length ? files.publicKeys : existsSync(pki.paths.saPub) ? readPublicKeys('service-account-key-file', pki.paths.saPub) : [];
+  const audit: SecurityOptions['audit'] = config.auditLogPath
+    ? {
+        policy: files.auditPolicy ?? defaultPolicy,
+        sink: new FileAuditSink({ path: config.auditLogPath, maxSizeMB: config.auditLogMaxSizeMB, maxBackups: config.auditLogMaxBackup }),
       }
-    }
-    const sink = new FileAuditSink({ path: config.auditLogPath, maxSizeMB: config.auditLogMaxSizeMB, maxBackups: config.auditLogMaxBackup });
-    audit = { policy, sink };
-  } else if (config.auditPolicyFile) {
-    throw new FlagError('--audit-policy-file needs --audit-log-path');
-  }
+    : undefined;
   const security: SecurityOptions = {
     anonymous: config.anonymousAuth,
     authorizationMode: config.authorizationMode,
-    staticTokens,
+    staticTokens: files.staticTokens,
     tokens: new JoseTokenAdapter(signingKey, publicKeys),
     issuers: config.serviceAccountIssuers,
     audiences: config.apiAudiences,
@@ -136,7 +80,7 @@ export async function loadSecurity(config: ServerConfig): Promise<{ security: Se
     limits: { readOnly: config.maxRequestsInflight, mutating: config.maxMutatingRequestsInflight, seats: config.flowControlSeats },
     newId: randomUUID,
   };
-  return { security, tls, pki };
+  return { security, tls };
 }
 
 const caKey = '/svc.io/cluster-ca-fingerprint';
@@ -171,10 +115,8 @@ export async function checkSharedCa(storage: StoragePort, pki: EnsuredPki, descr
  * file stops the start with a message; later the files are read again when
  * they change.
  */
-export async function loadSigning(config: ControllerConfig, pki: EnsuredPki): Promise<SigningSetup> {
-  const files = config.signerFiles.size
-    ? config.signerFiles
-    : new Map(Object.values(signers).map((s) => [s, { certFile: pki.paths.caCert, keyFile: pki.paths.caKey }]));
+export async function loadSigning(config: ControllerConfig, clusterCa?: { certFile: string; keyFile: string }): Promise<SigningSetup> {
+  const files = config.signerFiles.size || !clusterCa ? config.signerFiles : new Map(Object.values(signers).map((s) => [s, clusterCa]));
   const authorities = new Map<string, CertificateAuthorityPort>();
   for (const [signer, { certFile, keyFile }] of files) {
     const ca = new FileCertificateAuthority(certFile, keyFile);

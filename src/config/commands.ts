@@ -2,12 +2,13 @@
  * The subcommands next to serving: `migrate` (embedded store → etcd) and
  * `snapshot save|restore` (the embedded store). Flags keep the server's names.
  */
-import { durationSeconds, FlagError, HelpRequested } from './flags';
+import { durationSeconds } from './flags';
+import { FlagError, HelpRequested } from './flag-error';
+import { etcdTlsFlagNames, parseEtcdFlags, type EtcdFlags } from './etcd-flags';
 
-export interface MigrateCommand {
+export interface MigrateCommand extends EtcdFlags {
   command: 'migrate';
   dataDir: string;
-  etcdServers: string[];
   etcdPrefix: string;
   force: boolean;
   eventTtlSeconds: number;
@@ -27,8 +28,10 @@ export const commandNames = ['migrate', 'snapshot'];
 
 const usage = `Usage:
   svc-apiserver migrate --data-dir DIR --etcd-servers URL[,URL] [--etcd-prefix P] [--event-ttl 1h] [--force]
+                        [--etcd-cafile FILE --etcd-certfile FILE --etcd-keyfile FILE]
       copies every object of the embedded store in DIR into etcd under P (default /registry), keeping names,
-      uids, creation timestamps and managedFields; refuses a prefix that holds keys unless --force
+      uids, creation timestamps and managedFields; refuses a prefix that holds keys unless --force; the
+      TLS flags are the server's, for https:// etcd
   svc-apiserver snapshot save FILE [--data-dir DIR]
       writes a consistent copy of the embedded store to FILE, also while the server runs
   svc-apiserver snapshot restore FILE [--data-dir DIR] [--force]
@@ -56,18 +59,16 @@ export function parseCommand(argv: string[]): Command {
     if (value === undefined || value.startsWith('--')) throw new FlagError(`flag --${name} needs a value`);
     values.set(name, value);
   }
-  const allowed = command === 'migrate' ? ['data-dir', 'etcd-servers', 'etcd-prefix', 'event-ttl'] : ['data-dir'];
+  const allowed = command === 'migrate' ? ['data-dir', 'etcd-servers', 'etcd-prefix', 'event-ttl', ...etcdTlsFlagNames] : ['data-dir'];
   for (const k of values.keys()) if (!allowed.includes(k)) throw new FlagError(`unknown flag --${k} for ${command} (--help lists the flags)`);
   const dataDir = values.get('data-dir') ?? './data';
   if (command === 'migrate') {
     if (positional.length) throw new FlagError(`unexpected argument "${positional[0]}" for migrate`);
-    const etcdServers = (values.get('etcd-servers') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-    if (!etcdServers.length) throw new FlagError('migrate needs --etcd-servers, the etcd to copy into');
-    for (const url of etcdServers) {
-      if (!/^https?:\/\/[^/\s]+(:\d+)?\/?$/.test(url)) throw new FlagError(`invalid --etcd-servers entry "${url}": want a URL such as http://127.0.0.1:2379`);
-    }
+    const servers = (values.get('etcd-servers') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    if (!servers.length) throw new FlagError('migrate needs --etcd-servers, the etcd to copy into');
+    const etcd = parseEtcdFlags(servers, (k) => values.get(k));
     const eventTtlSeconds = durationSeconds(values.get('event-ttl') ?? '1h', 'event-ttl');
-    return { command, dataDir, etcdServers, etcdPrefix: values.get('etcd-prefix') ?? '/registry', force, eventTtlSeconds };
+    return { command, dataDir, ...etcd, etcdPrefix: values.get('etcd-prefix') ?? '/registry', force, eventTtlSeconds };
   }
   const [action, file, ...extra] = positional;
   if (action !== 'save' && action !== 'restore') throw new FlagError(`snapshot needs "save FILE" or "restore FILE" (--help shows both)`);

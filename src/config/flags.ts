@@ -7,9 +7,12 @@ import { totalmem } from 'node:os';
 import { FeatureGates } from '../machinery/feature-gates';
 import { defaultSeats } from '../flowcontrol/fair-queues';
 import { AdmissionConfigError, selectAdmissionPlugins, type AdmissionPluginName } from '../admission/plugin-names';
-import { ControllerFlagError, controllerBoolFlags, controllerUsage, controllerValueFlags, parseControllerFlags, type ControllerConfig } from './controller-flags';
+import { ControllerFlagError, controllerBoolFlags, controllerValueFlags, parseControllerFlags, type ControllerConfig } from './controller-flags';
+import { FlagError, HelpRequested } from './flag-error';
+import { etcdTlsFlagNames, parseEtcdFlags, type EtcdFlags } from './etcd-flags';
+import { serverUsage, versionLine } from './usage';
 
-export interface ServerConfig {
+export interface ServerConfig extends EtcdFlags {
   bindAddress: string;
   securePort: number;
   tlsCertFile?: string;
@@ -19,7 +22,6 @@ export interface ServerConfig {
   port: number;
   insecureBindAddress: string;
   dataDir: string;
-  etcdServers: string[];
   etcdPrefix: string;
   etcdCompactionIntervalSeconds: number;
   /** Watches without timeoutSeconds end after a random time in [this, 2x this). */
@@ -57,54 +59,7 @@ export interface ServerConfig {
   controllerManager: ControllerConfig;
 }
 
-const usage = `Usage: node dist/main.js [flags]
-  --bind-address IP                  address of the HTTPS port (default 127.0.0.1)
-  --secure-port N                    HTTPS port (default 6443)
-  --tls-cert-file, --tls-private-key-file FILE
-                                     serving certificate and key (default: generated under the PKI directory)
-  --cert-dir DIR                     PKI directory on etcd (default ./pki; <data-dir>/pki on the embedded store)
-  --port N                           plain-HTTP port, every request served as system:admin (default 0 = off; unsafe)
-  --insecure-bind-address IP         address of the plain-HTTP port, loopback only (default 127.0.0.1)
-  --data-dir DIR                     embedded store directory (default ./data)
-  --etcd-servers URL[,URL]           use etcd at these URLs instead of the embedded store
-  --etcd-prefix PREFIX               key prefix in etcd (default /registry)
-  --etcd-compaction-interval SECONDS compaction period, 0 disables (default 300; also accepts 5m, 30s)
-  --min-request-timeout SECONDS      watches without timeoutSeconds end after [this, 2x) (default 1800)
-  --request-timeout DURATION         deadline of every storage call; past it the request answers 504 (default 10s)
-  --etcd-healthcheck-timeout DURATION  bound of the storage check of /livez (default 2s)
-  --etcd-readycheck-timeout DURATION   bound of the storage check of /readyz and /healthz (default 2s)
-  --client-ca-file FILE              CA bundle for client certificates (default: the cluster CA)
-  --token-auth-file FILE             static bearer tokens, CSV token,user,uid,"group1,group2"
-  --service-account-signing-key-file FILE   key that signs service-account tokens (default: generated)
-  --service-account-key-file FILE    public keys that verify service-account tokens (repeatable)
-  --service-account-issuer URL       token issuer (repeatable; the first one signs)
-  --api-audiences A[,B]              accepted token audiences (default: the issuer)
-  --service-account-max-token-expiration DURATION   cap on requested token lifetimes (default: none)
-  --anonymous-auth BOOL              serve requests without credentials as system:anonymous (default true)
-  --authorization-mode MODE          RBAC or AlwaysAllow (default RBAC)
-  --audit-log-path FILE              audit events as JSON lines ("-" for stdout)
-  --audit-policy-file FILE           audit policy (default without it: Metadata for every request)
-  --audit-log-maxsize MB             rotate the audit log at this size (default 100; 0 = never)
-  --audit-log-maxbackup N            rotated files to keep (default 10; 0 = all)
-  --max-requests-inflight N          concurrent non-mutating requests before 429 (default 400)
-  --max-mutating-requests-inflight N concurrent mutating requests before 429 (default 200)
-  --flow-control-seats N             requests of each kind (mutating, read-only) executing at once; the rest
-                                     wait in per-user queues served in turn (default ${defaultSeats})
-  --event-ttl DURATION               how long events are kept after their last write (default 1h)
-  --enable-admission-plugins A,B     admission plugins to turn on besides the defaults
-                                     (NamespaceAutoProvision, NamespaceLifecycle); also NamespaceExists
-  --disable-admission-plugins A,B    admission plugins to turn off
-${controllerUsage}
-  --feature-gates Name=true,...      feature gates (spec section 9)
-  --log-level LEVEL                  debug|info|warn|error (default info)
-  --watch-cache-history-bytes N      bytes of recent events the watch cache keeps for all kinds together
-                                     (default 1/16 of the memory, at most 256Mi; accepts Ki, Mi, Gi)`;
-
-/** A flag that cannot be used; the message is one sentence naming it. */
-export class FlagError extends Error {}
-
-/** --help: the usage goes to stdout and the process exits 0. */
-export class HelpRequested extends FlagError {}
+export { FlagError, HelpRequested };
 
 const valueFlags = [
   'bind-address', 'secure-port', 'tls-cert-file', 'tls-private-key-file', 'cert-dir', 'port', 'insecure-bind-address', 'data-dir',
@@ -113,6 +68,7 @@ const valueFlags = [
   'service-account-max-token-expiration', 'authorization-mode', 'audit-log-path', 'audit-policy-file', 'audit-log-maxsize',
   'audit-log-maxbackup', 'max-requests-inflight', 'max-mutating-requests-inflight', 'flow-control-seats', 'event-ttl', 'enable-admission-plugins',
   'disable-admission-plugins', 'watch-cache-history-bytes', 'request-timeout', 'etcd-healthcheck-timeout', 'etcd-readycheck-timeout',
+  ...etcdTlsFlagNames,
   ...controllerValueFlags,
 ];
 /** Flags that may stand alone (`--anonymous-auth` = true) or take `=false`. */
@@ -152,7 +108,8 @@ export function parseFlags(argv: string[]): ServerConfig {
   const put = (k: string, v: string) => values.set(k, [...(values.get(k) ?? []), v]);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (arg === '--help' || arg === '-h') throw new HelpRequested(usage);
+    if (arg === '--help' || arg === '-h') throw new HelpRequested(serverUsage);
+    if (arg === '--version') throw new HelpRequested(versionLine());
     if (!arg.startsWith('--')) throw new FlagError(`unexpected argument "${arg}" (flags start with --; --help lists them)`);
     const eq = arg.indexOf('=');
     const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
@@ -183,10 +140,7 @@ export function parseFlags(argv: string[]): ServerConfig {
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) throw new FlagError(`invalid --log-level "${logLevel}": want debug, info, warn or error`);
   const bindAddress = last('bind-address') ?? '127.0.0.1';
   if (!isIP(bindAddress)) throw new FlagError(`invalid --bind-address "${bindAddress}": want an IPv4 or IPv6 address`);
-  const etcdServers = list('etcd-servers');
-  for (const url of etcdServers) {
-    if (!/^https?:\/\/[^/\s]+(:\d+)?\/?$/.test(url)) throw new FlagError(`invalid --etcd-servers entry "${url}": want a URL such as http://127.0.0.1:2379`);
-  }
+  const etcd = parseEtcdFlags(list('etcd-servers'), last);
   const insecureBindAddress = last('insecure-bind-address') ?? '127.0.0.1';
   if (!isLoopback(insecureBindAddress)) {
     throw new FlagError(`invalid --insecure-bind-address "${insecureBindAddress}": the plain-HTTP port serves everyone as system:admin, so it binds to a loopback address only`);
@@ -223,7 +177,7 @@ export function parseFlags(argv: string[]): ServerConfig {
     port: integer(values, 'port', 0, 0, 65535),
     insecureBindAddress,
     dataDir: last('data-dir') ?? './data',
-    etcdServers,
+    ...etcd,
     etcdPrefix: last('etcd-prefix') ?? '/registry',
     etcdCompactionIntervalSeconds: durationSeconds(last('etcd-compaction-interval') ?? '300', 'etcd-compaction-interval'),
     minRequestTimeoutSeconds: Math.max(1, durationSeconds(last('min-request-timeout') ?? '1800', 'min-request-timeout')),

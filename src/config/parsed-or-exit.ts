@@ -1,5 +1,5 @@
 /** Command-line parsing as a person meets it: --help prints and exits 0, a bad flag is one sentence and exit 2. */
-import { FlagError, HelpRequested } from './flags';
+import { FlagError, HelpRequested } from './flag-error';
 import { fatal } from './startup';
 
 export function parsedOrExit<T>(parse: () => T): T {

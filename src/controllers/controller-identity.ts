@@ -9,6 +9,9 @@ export function serviceAccountUser(name: string): UserInfo {
   };
 }
 
+/** The apiserver's own loopback identity (upstream's system:apiserver), for its post-start hooks' writes. */
+export const apiserverUser: UserInfo = { username: 'system:apiserver', groups: ['system:masters', 'system:authenticated'] };
+
 export function controllerWrite(user: UserInfo, apiVersion: string): WriteOptions {
   return { user, dryRun: false, fieldManager: 'kube-controller-manager', fieldValidation: 'Ignore', warnings: [], apiVersion };
 }

@@ -4,14 +4,17 @@
  * `--controllers`.
  */
 import type { ResourceDefinition } from '../machinery/resource-definition';
-import type { Registry } from '../registry/registry';
 import type { AuthorizerPort } from '../ports/authorizer.port';
 import type { CertificateAuthorityPort } from '../ports/certificate-authority.port';
+import type { ClockPort } from '../ports/clock.port';
+import type { CryptoPort } from '../ports/crypto.port';
 import { certificateSigningRequestDefinition } from '../resources/certificate-signing-request';
 import { clusterTrustBundleDefinition } from '../resources/cluster-trust-bundle';
 import { podCertificateRequestDefinition } from '../resources/pod-certificate-request';
 import type { Log } from './controller-identity';
 import type { ControllerDescriptor } from './manager';
+import type { RegistryClient } from './registry-client';
+import type { ScanCache, WatchAllChanges, WatchChanges } from './changes';
 import { startClusterRoleAggregation } from './clusterrole-aggregation/controller';
 import { startGcFinalizers } from './garbage-collector/finalizers';
 import { startNamespaceController } from './namespace/namespace-controller';
@@ -26,6 +29,8 @@ import { csrSigners, signers } from './certificates/signer-rules';
 
 export { ControllerManager, ControllerSelectionError } from './manager';
 export { LeaderElector, validateLeaderElection, type LeaderElectionConfig } from './leader-election';
+export type { RegistryClient } from './registry-client';
+export type { WatchChanges, WatchAllChanges, ChangedObject, ScanCache } from './changes';
 
 export interface SigningSetup {
   /** The CA of each built-in signer that runs (a signer without one does not issue). */
@@ -35,25 +40,27 @@ export interface SigningSetup {
 }
 
 export interface ControllerContext {
-  registry: Registry;
+  /** The registry's public verbs; its writes are audited under each controller's identity (audited-client.ts). */
+  registry: RegistryClient;
   log: Log;
   authorizer: AuthorizerPort;
-  /** The watch cache's change counter of a kind (-1 while it is not loaded). */
-  changes(def: ResourceDefinition): number;
-  /** A counter that moves when an object being deleted (deletionTimestamp set) changes, for the garbage collector. */
-  deletions?: () => number;
+  clock: ClockPort;
+  crypto: CryptoPort;
+  /** Wake-ups from the watch cache when kinds a controller reads change. */
+  watch: WatchChanges;
+  /** The same for every served kind, custom resources included. */
+  watchAll: WatchAllChanges;
+  /** A look at the cached JSON without decoding (the garbage collector's first check). */
+  scan: ScanCache;
   signing?: SigningSetup;
   /** The cluster CA bundle for kube-root-ca.crt; without it the publisher does not run. */
   rootCaBundle?: string;
-  /** Loop tunables for tests. */
-  intervalMs?: number;
 }
 
 const served = (ctx: ControllerContext, def: ResourceDefinition) => ctx.registry.definitions.includes(def);
 
 export function controllerDescriptors(ctx: ControllerContext): ControllerDescriptor[] {
-  const { registry, log } = ctx;
-  const csrChanges = () => ctx.changes(certificateSigningRequestDefinition);
+  const { registry, log, watch, watchAll, scan, clock, crypto } = ctx;
   const signing = ctx.signing;
   const csrAuthorities = new Map([...(signing?.authorities ?? [])].filter(([s]) => (csrSigners as readonly string[]).includes(s)));
   const podAuthority = signing?.authorities.get(signers.apiserverClientPod);
@@ -61,63 +68,57 @@ export function controllerDescriptors(ctx: ControllerContext): ControllerDescrip
     {
       name: 'garbage-collector-controller',
       aliases: ['garbagecollector'],
-      start: () => startGcFinalizers(registry, log, { changes: ctx.deletions ?? (() => registry.definitions.reduce((sum, d) => sum + Math.max(0, ctx.changes(d)), 0)) }),
+      start: () => startGcFinalizers(registry, log, { watchAll, scan }),
     },
     {
       name: 'namespace-controller',
       aliases: ['namespace'],
-      start: () => (served(ctx, namespaceDefinition) ? startNamespaceController(registry, log) : undefined),
+      start: () => (served(ctx, namespaceDefinition) ? startNamespaceController(registry, log, { watch, clock }) : undefined),
     },
     {
       name: 'clusterrole-aggregation-controller',
       aliases: ['clusterrole-aggregation'],
-      start: () => {
-        const def = registry.definitions.find((d) => d.group === 'rbac.authorization.svc.io' && d.plural === 'clusterroles');
-        return def ? startClusterRoleAggregation(registry, log, { changes: () => ctx.changes(def) }) : undefined;
-      },
+      start: () => startClusterRoleAggregation(registry, log, watch),
     },
     {
       name: 'certificatesigningrequest-signing-controller',
       aliases: ['csrsigning'],
       start: () =>
         signing && csrAuthorities.size && served(ctx, certificateSigningRequestDefinition)
-          ? startSigningController(registry, { authorities: csrAuthorities, maxTtlMs: signing.maxTtlMs, changes: csrChanges, log, intervalMs: ctx.intervalMs })
+          ? startSigningController(registry, { authorities: csrAuthorities, maxTtlMs: signing.maxTtlMs, watch, clock, crypto, log })
           : undefined,
     },
     {
       name: 'certificatesigningrequest-approving-controller',
       aliases: ['csrapproving'],
-      start: () => (served(ctx, certificateSigningRequestDefinition) ? startApprover(registry, { authorizer: ctx.authorizer, changes: csrChanges, log, intervalMs: ctx.intervalMs }) : undefined),
+      start: () => (served(ctx, certificateSigningRequestDefinition) ? startApprover(registry, { authorizer: ctx.authorizer, watch, clock, crypto, log }) : undefined),
     },
     {
       name: 'certificatesigningrequest-cleaner-controller',
       aliases: ['csrcleaner'],
-      start: () => (served(ctx, certificateSigningRequestDefinition) ? startCsrCleaner(registry, { clock: registry.deps.clock, log }) : undefined),
+      start: () => (served(ctx, certificateSigningRequestDefinition) ? startCsrCleaner(registry, { clock, crypto, log }) : undefined),
     },
     {
       name: 'podcertificaterequest-cleaner-controller',
-      start: () => (served(ctx, podCertificateRequestDefinition) ? startPcrCleaner(registry, { clock: registry.deps.clock, log }) : undefined),
+      start: () => (served(ctx, podCertificateRequestDefinition) ? startPcrCleaner(registry, { clock, crypto, log }) : undefined),
     },
     {
       name: 'podcertificaterequest-signing-controller',
-      start: () =>
-        podAuthority && served(ctx, podCertificateRequestDefinition)
-          ? startPodCertificateSigner(registry, { authority: podAuthority, changes: () => ctx.changes(podCertificateRequestDefinition), log, intervalMs: ctx.intervalMs })
-          : undefined,
+      start: () => (podAuthority && served(ctx, podCertificateRequestDefinition) ? startPodCertificateSigner(registry, { authority: podAuthority, watch, clock, crypto, log }) : undefined),
     },
     {
       name: 'root-ca-certificate-publisher-controller',
       aliases: ['root-ca-cert-publisher'],
       start: () => {
         const bundle = ctx.rootCaBundle;
-        return bundle && served(ctx, namespaceDefinition) ? startRootCaPublisher(registry, bundle, log, { intervalMs: ctx.intervalMs }) : undefined;
+        return bundle && served(ctx, namespaceDefinition) ? startRootCaPublisher(registry, bundle, log, watch) : undefined;
       },
     },
     {
       name: 'clustertrustbundle-publisher-controller',
       start: () =>
         signing?.authorities.size && served(ctx, clusterTrustBundleDefinition)
-          ? startTrustBundlePublisher(registry, { authorities: signing.authorities, changes: () => ctx.changes(clusterTrustBundleDefinition), log, intervalMs: ctx.intervalMs })
+          ? startTrustBundlePublisher(registry, { authorities: signing.authorities, watch, crypto, log })
           : undefined,
     },
   ];

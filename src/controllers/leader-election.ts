@@ -11,7 +11,7 @@
  */
 import { apiVersionOf, type UserInfo } from '../machinery/resource-definition';
 import type { KObject } from '../machinery/object';
-import type { Registry } from '../registry/registry';
+import type { RegistryClient } from './registry-client';
 import type { ClockPort } from '../ports/clock.port';
 import type { RandomPort } from '../ports/random.port';
 import { leaseDefinition } from '../resources/lease';
@@ -69,7 +69,7 @@ export class LeaderElector {
   private attempt?: Promise<void>;
 
   constructor(
-    private readonly registry: Registry,
+    private readonly registry: RegistryClient,
     private readonly clock: ClockPort,
     private readonly random: RandomPort,
     private readonly config: LeaderElectionConfig,

@@ -112,6 +112,8 @@ export interface StoragePort {
   compactedRevision(): Promise<number>;
   /** Cheap liveness probe for livez/readyz: false when storage does not answer within timeoutMs. */
   ping(timeoutMs?: number): Promise<boolean>;
+  /** Why the last ping failed, as one sentence naming the endpoint (for /readyz); undefined after a ping that passed. */
+  lastPingFailure?(): string | undefined;
   close(): Promise<void>;
 }
 

@@ -17,6 +17,10 @@ import { workloadDefinition } from './workload';
 import { namespaceDefinition } from './namespace';
 import { coreEventDefinition, eventsEventDefinition } from './event';
 import { customResourceDefinitionDefinition } from './custom-resource-definition';
+import { validatingAdmissionPolicyDefinition } from './validating-admission-policy';
+import { validatingAdmissionPolicyBindingDefinition } from './validating-admission-policy-binding';
+import { validatingWebhookConfigurationDefinition } from './validating-webhook-configuration';
+import { mutatingWebhookConfigurationDefinition } from './mutating-webhook-configuration';
 
 export const allDefinitions: ResourceDefinition[] = [
   configMapDefinition,
@@ -37,4 +41,8 @@ export const allDefinitions: ResourceDefinition[] = [
   coreEventDefinition,
   eventsEventDefinition,
   customResourceDefinitionDefinition,
+  validatingAdmissionPolicyDefinition,
+  validatingAdmissionPolicyBindingDefinition,
+  validatingWebhookConfigurationDefinition,
+  mutatingWebhookConfigurationDefinition,
 ];

@@ -30,7 +30,7 @@ describe.each(backends)('certificate signing and approval on %s', (backend) => {
         controllers: (pki) => {
           const ca = new FileCertificateAuthority(pki.paths.caCert, pki.paths.caKey);
           const signers = ['svc.io/apiserver-client', 'svc.io/apiserver-client-node', 'svc.io/node-serving', 'svc.io/apiserver-client-pod'];
-          return { signing: { authorities: new Map(signers.map((n) => [n, ca])), maxTtlMs }, intervalMs: 50 };
+          return { signing: { authorities: new Map(signers.map((n) => [n, ca])), maxTtlMs } };
         },
       },
     );

@@ -16,6 +16,9 @@ import { inspectCertificate, opensslRequest } from '../support/certificate-check
 import { makeLeafCertPem } from '../support/crypto-fixtures';
 import { FileCertificateAuthority } from '../../src/adapters/certificate-authority';
 import { cleanCertificateSigningRequests, cleanPodCertificateRequests } from '../../src/controllers/certificates/cleaner';
+import { WebCryptoAdapter } from '../../src/adapters/crypto';
+
+const crypto = new WebCryptoAdapter();
 
 const CTBS = '/apis/certificates.svc.io/v1/clustertrustbundles';
 const CSRS = '/apis/certificates.svc.io/v1/certificatesigningrequests';
@@ -44,7 +47,7 @@ describe.each(backends)('trust bundles and cleaners on %s', (backend) => {
         writeFileSync(caCert(), readFileSync(pki.paths.caCert));
         writeFileSync(caKey(), readFileSync(pki.paths.caKey));
         const ca = new FileCertificateAuthority(caCert(), caKey());
-        return { signing: { authorities: new Map(signers.map((n) => [n, ca])), maxTtlMs: 24 * 60 * minute }, intervalMs: 50 };
+        return { signing: { authorities: new Map(signers.map((n) => [n, ca])), maxTtlMs: 24 * 60 * minute } };
       },
     });
     admin = await s.clientCert('system:admin', ['system:masters']);
@@ -102,7 +105,7 @@ describe.each(backends)('trust bundles and cleaners on %s', (backend) => {
     // The cleaner reads the watch cache; a consistent LIST first waits until the cache holds every write made so far.
     const clean = async (ms: number) => {
       expect((await s.call('GET', CSRS, admin)).status).toBe(200);
-      return cleanCertificateSigningRequests(s.assembled.registry, { clock: at(ms), log: () => undefined });
+      return cleanCertificateSigningRequests(s.assembled.registry, { clock: at(ms), crypto, log: () => undefined });
     };
     const conditions = async (name: string, type: string, extra: Record<string, unknown> = {}) => {
       const r = await s.call('PATCH', `${CSRS}/${name}/approval`, admin, [{ op: 'add', path: '/status/conditions', value: [{ type, status: 'True', reason: 'T', message: 't', ...extra }] }], 'application/json-patch+json');
@@ -167,7 +170,7 @@ describe.each(backends)('trust bundles and cleaners on %s', (backend) => {
     };
     expect((await s.call('POST', PCRS, admin, body)).status).toBe(201);
     expect((await s.call('GET', PCRS, admin)).status).toBe(200); // the cache now holds the request
-    const clean = (ms: number) => cleanPodCertificateRequests(s.assembled.registry, { clock: { now: () => new Date(Date.now() + ms) }, log: () => undefined });
+    const clean = (ms: number) => cleanPodCertificateRequests(s.assembled.registry, { clock: { now: () => new Date(Date.now() + ms) }, crypto, log: () => undefined });
     expect(await clean(14 * minute)).toEqual([]);
     expect(await clean(16 * minute)).toEqual(['default/old-pcr']);
     expect((await s.call('GET', `${PCRS}/old-pcr`, admin)).status).toBe(404);

@@ -7,7 +7,7 @@ const bundle = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
 describe.each(backends)('root CA publisher on %s', (backend) => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer(backend, {}, { controllers: { rootCaBundle: bundle, intervalMs: 50 } });
+    s = await startTestServer(backend, {}, { controllers: { rootCaBundle: bundle } });
   });
   afterAll(() => s.close());
 

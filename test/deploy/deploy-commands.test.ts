@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { until as sharedUntil } from '../support/until';
 import { ensurePki } from '../../src/adapters/pki';
-import { ensureEtcdBinary, etcdHealthy, freePort } from '../support/etcd-harness';
+import { ensureDebianTool, ensureEtcdBinary, etcdHealthy, freePort, type EtcdTlsFiles } from '../support/etcd-harness';
 import { compose, entrypoint, expandEnv, healthcheck, imageStage, instructions, kubernetes, mapArgs, readDockerfile, repo } from './support/manifests';
 
 jest.setTimeout(120_000);
@@ -32,9 +32,11 @@ interface Started {
 }
 const running: Started[] = [];
 
-/** Starts a mapped command line; `node`, `etcd` and `sh` are this machine's. */
+/** Programs of the command lines, as this machine has them. */
+const programs: Record<string, () => string> = { node: () => process.execPath, etcd: ensureEtcdBinary };
+
+/** Starts a mapped command line; `node`, `etcd`, `etcdctl` and `sh` are this machine's. */
 function start(argv: string[], env: Record<string, string> = {}): Started {
-  const programs: Record<string, () => string> = { node: () => process.execPath, etcd: ensureEtcdBinary };
   const program = programs[argv[0]]?.() ?? argv[0];
   const child = spawn(program, argv.slice(1), { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -123,26 +125,38 @@ function metricNames(expr: string): string[] {
   return names;
 }
 
-/** A member's etcd command line mapped: its own listen addresses, every member's advertised URL, its data. */
-function etcdMap(i: number, clients: number[], peers: number[], host: (j: number) => string, dataPath: string, dataDir: string): Record<string, string> {
+/** A member's etcd command line mapped: its own listen addresses (clients, peers, metrics), every member's advertised URL, its data. */
+function etcdMap(i: number, ports: MemberPorts, host: (j: number) => string, paths: Record<string, string>): Record<string, string> {
   const map: Record<string, string> = {
-    'http://0.0.0.0:2379': `http://127.0.0.1:${clients[i]}`,
-    'http://0.0.0.0:2380': `http://127.0.0.1:${peers[i]}`,
-    [dataPath]: dataDir,
+    'https://0.0.0.0:2379': `https://127.0.0.1:${ports.clients[i]}`,
+    'https://0.0.0.0:2380': `https://127.0.0.1:${ports.peers[i]}`,
+    'http://0.0.0.0:2381': `http://127.0.0.1:${ports.metrics[i]}`,
+    ...paths,
   };
-  clients.forEach((_, j) => {
-    map[`http://${host(j)}:2379`] = `http://127.0.0.1:${clients[j]}`;
-    map[`http://${host(j)}:2380`] = `http://127.0.0.1:${peers[j]}`;
+  ports.clients.forEach((_, j) => {
+    map[`https://${host(j)}:2379`] = `https://127.0.0.1:${ports.clients[j]}`;
+    map[`https://${host(j)}:2380`] = `https://127.0.0.1:${ports.peers[j]}`;
   });
   return map;
 }
 
-async function startMembers(members: Array<{ argv: (clients: number[], peers: number[]) => string[]; env?: Record<string, string> }>): Promise<number[]> {
-  const clients = await Promise.all(members.map(() => freePort()));
-  const peers = await Promise.all(members.map(() => freePort()));
-  const procs = members.map((m) => start(m.argv(clients, peers), m.env));
-  for (const [i, c] of clients.entries()) await until(`etcd member ${i}`, () => etcdHealthy(`http://127.0.0.1:${c}`), procs[i]);
-  return clients;
+interface MemberPorts {
+  clients: number[];
+  peers: number[];
+  metrics: number[];
+}
+
+/** etcd's certificates as scripts/etcd-certs writes them, named for the harness's TLS health probe. */
+function etcdTlsFiles(dir: string): EtcdTlsFiles {
+  return { ca: join(dir, 'ca.crt'), serverCert: join(dir, 'server.crt'), serverKey: join(dir, 'server.key'), clientCert: join(dir, 'apiserver-etcd-client.crt'), clientKey: join(dir, 'apiserver-etcd-client.key') };
+}
+
+async function startMembers(members: Array<{ argv: (ports: MemberPorts) => string[]; env?: Record<string, string> }>, tls: EtcdTlsFiles): Promise<MemberPorts> {
+  const ports: MemberPorts = { clients: [], peers: [], metrics: [] };
+  for (let i = 0; i < members.length; i++) ports.clients.push(await freePort()), ports.peers.push(await freePort()), ports.metrics.push(await freePort());
+  const procs = members.map((m) => start(m.argv(ports), m.env));
+  for (const [i, c] of ports.clients.entries()) await until(`etcd member ${i}`, () => etcdHealthy(`https://127.0.0.1:${c}`, 1000, tls), procs[i]);
+  return ports;
 }
 
 test('the image: ENTRYPOINT serves HTTPS on the embedded store in /data, and its HEALTHCHECK follows readiness', async () => {
@@ -176,19 +190,29 @@ test('the image: ENTRYPOINT serves HTTPS on the embedded store in /data, and its
   expect(await healthy(map)).toBe(false);
 });
 
-test('deploy/compose.yaml: three etcd members, two replicas sharing the pki volume, the balancer in front', async () => {
+test('deploy/compose.yaml: etcd certificates, three etcd members over TLS, two replicas sharing the pki volume, the balancer', async () => {
   const services = compose().services;
+  const etcdPki = tmp('etcd-pki-volume');
+  expect((await run(mapArgs(services['etcd-certs'].entrypoint, { '/data/etcd-pki': etcdPki }))).code).toBe(0);
+  const tls = etcdTlsFiles(etcdPki);
   const members = ['etcd-0', 'etcd-1', 'etcd-2'];
-  const clients = await startMembers(
-    members.map((m, i) => ({ argv: (c: number[], p: number[]) => mapArgs(services[m].command, etcdMap(i, c, p, (j) => members[j], '/etcd-data', tmp(m))) })),
+  const ports = await startMembers(
+    members.map((m) => ({ argv: (p: MemberPorts) => mapArgs(services[m].command, etcdMap(members.indexOf(m), p, (j) => members[j], { '/etcd-data': tmp(m), '/etcd-pki': etcdPki })) })),
+    tls,
   );
-  const etcdUrls = Object.fromEntries(members.map((m, j) => [`http://${m}:2379`, `http://127.0.0.1:${clients[j]}`]));
+  // The members' health check (etcdctl over TLS with the member certificate), as compose runs it.
+  programs.etcdctl = () => ensureDebianTool('etcdctl', 'etcd-client');
+  const check = mapArgs(services['etcd-0'].healthcheck.test.slice(1), { 'https://127.0.0.1:2379': `https://127.0.0.1:${ports.clients[0]}`, '/etcd-pki': etcdPki });
+  expect((await run(check)).code).toBe(0);
+  const etcdUrls = Object.fromEntries(members.map((m, j) => [`https://${m}:2379`, `https://127.0.0.1:${ports.clients[j]}`]));
 
   const pki = tmp('pki-volume');
-  const ports: Record<string, number> = {};
+  const replicaPorts: Record<string, number> = {};
+  const data: Record<string, string> = {};
   for (const name of ['apiserver-1', 'apiserver-2']) {
-    ports[name] = await freePort();
-    const map = { ...etcdUrls, '/data/pki': pki, '/data': tmp(name), '0.0.0.0': '127.0.0.1', '6443': String(ports[name]) };
+    replicaPorts[name] = await freePort();
+    data[name] = tmp(name);
+    const map = { ...etcdUrls, '/data/pki': pki, '/data/etcd-pki': etcdPki, '/data': data[name], '0.0.0.0': '127.0.0.1', '6443': String(replicaPorts[name]) };
     const server = start(mapArgs([...entrypoint(dockerfile), ...services[name].command], map));
     await until(`${name} to be healthy`, () => healthy(map), server); // what depends_on waits for
   }
@@ -197,8 +221,8 @@ test('deploy/compose.yaml: three etcd members, two replicas sharing the pki volu
   const lb = await freePort();
   const balancerMap = {
     '0.0.0.0:6443': `127.0.0.1:${lb}`,
-    'apiserver-1:6443': `127.0.0.1:${ports['apiserver-1']}`,
-    'apiserver-2:6443': `127.0.0.1:${ports['apiserver-2']}`,
+    'apiserver-1:6443': `127.0.0.1:${replicaPorts['apiserver-1']}`,
+    'apiserver-2:6443': `127.0.0.1:${replicaPorts['apiserver-2']}`,
     '/data/pki': pki,
     apiserver: 'localhost',
   };
@@ -207,26 +231,40 @@ test('deploy/compose.yaml: three etcd members, two replicas sharing the pki volu
   expect(balancer.output()).not.toContain('not ready');
   expect((await run(mapArgs(services.balancer.healthcheck.test.slice(1), { '6443': String(lb) }))).code).toBe(0);
 
-  // One CA for both: the admin kubeconfig in the pki volume works through the balancer and on each replica.
-  const creds = admin(join(pki, 'admin.kubeconfig'));
+  // One CA for both: apiserver-1's admin kubeconfig (in its /data) works through the balancer and on each replica.
+  const creds = admin(join(data['apiserver-1'], 'admin.kubeconfig'));
   const created = await get(lb, '/api/v1/namespaces/default/configmaps', creds, 'POST', { metadata: { name: 'via-balancer' }, data: { a: 'b' } });
   expect(created.status).toBe(201);
-  for (const port of Object.values(ports)) expect((await get(port, '/api/v1/namespaces/default/configmaps/via-balancer', creds)).status).toBe(200);
+  for (const port of Object.values(replicaPorts)) expect((await get(port, '/api/v1/namespaces/default/configmaps/via-balancer', creds)).status).toBe(200);
 });
 
 test('deploy/kubernetes: the etcd StatefulSet, and the Deployment’s init container, args and probes', async () => {
   const sts = kubernetes('etcd.yaml').find((o) => o.kind === 'StatefulSet');
   const svc = sts.spec.serviceName;
   const member = sts.spec.template.spec.containers[0];
-  const dataPath = member.volumeMounts[0].mountPath;
-  const clients = await startMembers(
+  const mountOf = (name: string) => member.volumeMounts.find((m: any) => m.name === name).mountPath;
+  // The Secret etcd-pki, made as etcd.yaml says: scripts/etcd-certs with the members' names, three of its files.
+  const generatedEtcd = tmp('etcd-pki');
+  const hosts = [0, 1, 2].map((i) => `${sts.metadata.name}-${i}.${svc}`).join(',');
+  expect((await run(['node', 'scripts/etcd-certs', '--dir', generatedEtcd, '--hosts', hosts])).code).toBe(0);
+  const etcdSecret = tmp('etcd-secret');
+  for (const f of ['ca.crt', 'server.crt', 'server.key']) copyFileSync(join(generatedEtcd, f), join(etcdSecret, f));
+  const ports = await startMembers(
     [0, 1, 2].map((i) => {
       const env = { POD_NAME: `${sts.metadata.name}-${i}` };
       const argv = expandEnv([...member.command, ...member.args], env);
-      return { env, argv: (c: number[], p: number[]) => mapArgs(argv, etcdMap(i, c, p, (j) => `${sts.metadata.name}-${j}.${svc}`, dataPath, tmp(`sts-${i}`))) };
+      const paths = { [mountOf('data')]: tmp(`sts-${i}`), [mountOf('pki')]: etcdSecret };
+      return { env, argv: (p: MemberPorts) => mapArgs(argv, etcdMap(i, p, (j) => `${sts.metadata.name}-${j}.${svc}`, paths)) };
     }),
+    etcdTlsFiles(generatedEtcd),
   );
-  const etcdUrls = Object.fromEntries(clients.map((c, j) => [`http://${sts.metadata.name}-${j}.${svc}:2379`, `http://127.0.0.1:${c}`]));
+  // The kubelet's probes of the members: plain HTTP on the metrics port.
+  expect(member.readinessProbe.httpGet.port).toBe('metrics');
+  for (const m of ports.metrics) expect((await fetch(`http://127.0.0.1:${m}${member.readinessProbe.httpGet.path}`)).status).toBe(200);
+  const etcdUrls = Object.fromEntries(ports.clients.map((c, j) => [`https://${sts.metadata.name}-${j}.${svc}:2379`, `https://127.0.0.1:${c}`]));
+  // The Secret svc-apiserver-etcd-client: the CA and the API server's client pair, as apiserver.yaml says.
+  const etcdClient = tmp('etcd-client');
+  for (const f of ['ca.crt', 'apiserver-etcd-client.crt', 'apiserver-etcd-client.key']) copyFileSync(join(generatedEtcd, f), join(etcdClient, f));
 
   // The Secret: the four shared files of one cluster PKI, as apiserver.yaml says to create it.
   const generated = await ensurePki(tmp('pki'), '127.0.0.1', new Date());
@@ -236,11 +274,12 @@ test('deploy/kubernetes: the etcd StatefulSet, and the Deployment’s init conta
   const deploy = kubernetes('apiserver.yaml').find((o) => o.kind === 'Deployment');
   const pod = deploy.spec.template.spec;
   const secretVolume = pod.volumes.find((v: any) => v.secret?.secretName === 'svc-apiserver-pki').name;
+  const etcdClientVolume = pod.volumes.find((v: any) => v.secret?.secretName === 'svc-apiserver-etcd-client').name;
   const c = pod.containers[0];
   const pods: Array<{ port: number; data: string }> = [];
   for (let k = 0; k < deploy.spec.replicas; k++) {
     const data = tmp(`pod-${k}`);
-    const volumes: Record<string, string> = { [secretVolume]: secret, data };
+    const volumes: Record<string, string> = { [secretVolume]: secret, [etcdClientVolume]: etcdClient, data };
     const mounts = (container: any) => Object.fromEntries(container.volumeMounts.map((m: any) => [m.mountPath, volumes[m.name]]));
     for (const init of pod.initContainers) {
       const result = await run(mapArgs(init.command, mounts(init)));
@@ -259,7 +298,7 @@ test('deploy/kubernetes: the etcd StatefulSet, and the Deployment’s init conta
     }
   }
   // Both pods took the Secret's CA: pod 0's admin credentials work on pod 1.
-  const creds = admin(join(pods[0].data, 'pki', 'admin.kubeconfig'));
+  const creds = admin(join(pods[0].data, 'admin.kubeconfig'));
   for (const p of pods) {
     expect(readFileSync(join(p.data, 'pki', 'ca.crt'), 'utf8')).toBe(generated.ca.certPem);
     expect(readFileSync(join(p.data, 'pki', 'sa.pub'), 'utf8')).toBe(readFileSync(generated.paths.saPub, 'utf8'));

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { validate } from 'dockerfile-utils';
 import { compose, entrypoint, healthcheck, imageStage, instructions, kubernetes, readDockerfile, readYaml, repo } from './support/manifests';
 
+const version = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string }).version;
+
 const flagValue = (args: string[], flag: string) => {
   const i = args.indexOf(flag);
   if (i >= 0) return args[i + 1];
@@ -56,7 +58,7 @@ describe('Dockerfile', () => {
     const env = instructions(image, 'ENV').map((i) => i.text);
     expect(env).toContain('MALLOC_MMAP_THRESHOLD_=131072');
     const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    expect(pkg.scripts.start).toMatch(/\bMALLOC_MMAP_THRESHOLD_=131072 node dist\/main\.js$/);
+    expect(pkg.scripts.start).toMatch(/\bMALLOC_MMAP_THRESHOLD_=131072 exec node dist\/main\.js$/);
   });
 
   test('HEALTHCHECK asks /readyz over HTTPS on the served port', () => {
@@ -85,40 +87,65 @@ describe('Dockerfile', () => {
 describe('deploy/compose.yaml', () => {
   const file = compose();
   const services = file.services as Record<string, any>;
-  const members = Object.keys(services).filter((n) => n.startsWith('etcd-'));
+  const members = Object.keys(services).filter((n) => /^etcd-\d+$/.test(n));
   const replicas = Object.keys(services).filter((n) => n.startsWith('apiserver-'));
 
-  test('three etcd members that name each other', () => {
+  test('three etcd members that name each other, over TLS with client certificates', () => {
     expect(members).toEqual(['etcd-0', 'etcd-1', 'etcd-2']);
-    const cluster = members.map((m) => `${m}=http://${m}:2380`).join(',');
+    const cluster = members.map((m) => `${m}=https://${m}:2380`).join(',');
     for (const m of members) {
       const cmd: string[] = services[m].command;
       expect(services[m].image).toMatch(/etcd:v3\.5\./);
       expect(cmd[0]).toBe('etcd');
       expect(flagValue(cmd, '--name')).toBe(m);
       expect(flagValue(cmd, '--initial-cluster')).toBe(cluster);
-      expect(flagValue(cmd, '--advertise-client-urls')).toBe(`http://${m}:2379`);
-      expect(flagValue(cmd, '--initial-advertise-peer-urls')).toBe(`http://${m}:2380`);
+      expect(flagValue(cmd, '--advertise-client-urls')).toBe(`https://${m}:2379`);
+      expect(flagValue(cmd, '--initial-advertise-peer-urls')).toBe(`https://${m}:2380`);
       expect(flagValue(cmd, '--experimental-watch-progress-notify-interval')).toBe('1s');
-      expect(services[m].volumes).toEqual([`${m}:${flagValue(cmd, '--data-dir')}`]);
+      expect(cmd).toEqual(expect.arrayContaining(['--client-cert-auth', '--peer-client-cert-auth']));
+      for (const f of ['--cert-file', '--key-file', '--trusted-ca-file', '--peer-cert-file', '--peer-key-file', '--peer-trusted-ca-file']) {
+        expect(flagValue(cmd, f)).toMatch(/^\/etcd-pki\//);
+      }
+      expect(services[m].volumes).toEqual([`${m}:${flagValue(cmd, '--data-dir')}`, 'etcd-pki:/etcd-pki:ro']);
       expect(services[m].healthcheck.test[0]).toBe('CMD');
+      expect(services[m].depends_on).toEqual({ 'etcd-certs': { condition: 'service_completed_successfully' } });
     }
+  });
+
+  test('etcd-certs writes the members\' and the replicas\' certificates into the etcd-pki volume, naming every member', () => {
+    const c = services['etcd-certs'];
+    expect(c.entrypoint.slice(0, 2)).toEqual(['node', 'scripts/etcd-certs']);
+    expect(existsSync(join(repo, c.entrypoint[1]))).toBe(true);
+    expect(flagValue(c.entrypoint, '--dir')).toBe('/data/etcd-pki');
+    expect(flagValue(c.entrypoint, '--hosts')).toBe(members.join(','));
+    expect(c.volumes).toEqual(['etcd-pki:/data/etcd-pki']);
   });
 
   test('two replicas of the image on all three members, sharing one PKI volume, started one after the other', () => {
     expect(replicas).toEqual(['apiserver-1', 'apiserver-2']);
     for (const r of replicas) {
       const s = services[r];
-      expect(s.build).toBe('..');
-      expect(s.image).toBe('svc-apiserver:latest');
-      expect(flagValue(s.command, '--etcd-servers')).toBe(members.map((m) => `http://${m}:2379`).join(','));
+      expect(flagValue(s.command, '--etcd-servers')).toBe(members.map((m) => `https://${m}:2379`).join(','));
+      expect(flagValue(s.command, '--etcd-cafile')).toBe('/data/etcd-pki/ca.crt');
+      expect(flagValue(s.command, '--etcd-certfile')).toBe('/data/etcd-pki/apiserver-etcd-client.crt');
+      expect(flagValue(s.command, '--etcd-keyfile')).toBe('/data/etcd-pki/apiserver-etcd-client.key');
       expect(s.command.some((a: string) => a.startsWith('--port'))).toBe(false);
-      expect(s.volumes).toEqual(['pki:/data/pki']);
+      expect(s.volumes).toEqual(['pki:/data/pki', 'etcd-pki:/data/etcd-pki:ro']);
       expect(s.hostname).toBe('apiserver');
       expect(s.healthcheck).toBeUndefined(); // the image's HEALTHCHECK applies
     }
     expect(Object.keys(services['apiserver-1'].depends_on).sort()).toEqual(members);
     expect(services['apiserver-2'].depends_on).toEqual({ 'apiserver-1': { condition: 'service_healthy' } });
+  });
+
+  test('every service of this image builds it (compose never pulls it) and tags it with the package version', () => {
+    const ours = Object.entries(services).filter(([, s]: [string, any]) => String(s.image).startsWith('svc-apiserver'));
+    expect(ours.map(([n]) => n).sort()).toEqual(['apiserver-1', 'apiserver-2', 'balancer', 'etcd-certs']);
+    for (const [, s] of ours as Array<[string, any]>) {
+      expect(s.build).toBe('..');
+      expect(s.image).toBe(`svc-apiserver:${version}`);
+      expect(s.pull_policy).toBe('never');
+    }
   });
 
   test('the balancer fronts both replicas and publishes 6443 on loopback only', () => {
@@ -167,8 +194,14 @@ describe('deploy/kubernetes', () => {
     const c = sts.spec.template.spec.containers[0];
     const portNames = c.ports.map((p: any) => p.name);
     for (const p of svc.spec.ports) expect(portNames).toContain(p.targetPort);
-    expect(flagValue(c.args, '--initial-cluster')).toBe([0, 1, 2].map((i) => `etcd-${i}=http://etcd-${i}.${svc.metadata.name}:2380`).join(','));
-    expect(c.volumeMounts.map((m: any) => m.name)).toEqual(sts.spec.volumeClaimTemplates.map((t: any) => t.metadata.name));
+    expect(flagValue(c.args, '--initial-cluster')).toBe([0, 1, 2].map((i) => `etcd-${i}=https://etcd-${i}.${svc.metadata.name}:2380`).join(','));
+    expect(c.args).toEqual(expect.arrayContaining(['--client-cert-auth', '--peer-client-cert-auth']));
+    const pki = c.volumeMounts.find((m: any) => m.name === 'pki');
+    for (const f of ['--cert-file', '--key-file', '--trusted-ca-file', '--peer-cert-file', '--peer-key-file', '--peer-trusted-ca-file']) {
+      expect(flagValue(c.args, f)!.startsWith(`${pki.mountPath}/`)).toBe(true);
+    }
+    expect(sts.spec.template.spec.volumes.find((v: any) => v.name === 'pki').secret.secretName).toBe('etcd-pki');
+    expect(c.volumeMounts.filter((m: any) => m.name !== 'pki').map((m: any) => m.name)).toEqual(sts.spec.volumeClaimTemplates.map((t: any) => t.metadata.name));
     expect(flagValue(c.args, '--data-dir')!.startsWith(`${c.volumeMounts[0].mountPath}/`)).toBe(true);
     expect(portNames).toContain(c.readinessProbe.httpGet.port);
     const pdb = find('PodDisruptionBudget', 'etcd');
@@ -185,7 +218,14 @@ describe('deploy/kubernetes', () => {
     const c = pod.spec.containers[0];
     expect(c.command).toBeUndefined(); // the image's entrypoint runs, with these args
     expect(c.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
-    expect(flagValue(c.args, '--etcd-servers')).toBe([0, 1, 2].map((i) => `http://etcd-${i}.etcd:2379`).join(','));
+    expect(flagValue(c.args, '--etcd-servers')).toBe([0, 1, 2].map((i) => `https://etcd-${i}.etcd:2379`).join(','));
+    const etcdClient = c.volumeMounts.find((m: any) => m.name === 'etcd-client');
+    for (const f of ['--etcd-cafile', '--etcd-certfile', '--etcd-keyfile']) expect(flagValue(c.args, f)!.startsWith(`${etcdClient.mountPath}/`)).toBe(true);
+    // The image is loaded into the nodes, not pulled: a versioned tag and IfNotPresent on every container using it.
+    for (const container of [...pod.spec.initContainers, c]) {
+      expect(container.image).toBe(`svc-apiserver:${version}`);
+      expect(container.imagePullPolicy).toBe('IfNotPresent');
+    }
     const ports = Object.fromEntries(c.ports.map((p: any) => [p.name, p.containerPort]));
     expect(ports).toEqual({ https: 6443 });
     for (const probe of ['startupProbe', 'readinessProbe', 'livenessProbe']) {

@@ -75,12 +75,12 @@ describe('leader election between two servers on one etcd', () => {
     cpSync(pkiA, pkiB, { recursive: true });
     const b = await startServerProcess([...etcd, '--cert-dir', pkiB], { secureOnly: true });
     servers.push(b);
-    const kubectlB: Kubectl = kubectlWithConfig(join(pkiB, 'admin.kubeconfig'));
+    const kubectlB: Kubectl = kubectlWithConfig(b.kubeconfig);
     const holder = async () => (await kubectlB(['get', 'lease', '-n', 'kube-system', 'svc-controller-manager', '-o', 'jsonpath={.spec.holderIdentity}'])).stdout;
     expect(await holder()).toBe(leaderIdentity);
     expect(acquired(b.logs())).toEqual([]);
 
-    const watch = watchCsrs(join(pkiB, 'admin.kubeconfig'), b.secureUrl);
+    const watch = watchCsrs(b.kubeconfig, b.secureUrl);
     const submit = async (name: string) => {
       const { request } = opensslRequest({ keyType: 'p256', subject: `/CN=${name}` });
       const manifest = JSON.stringify({ apiVersion: 'certificates.svc.io/v1', kind: 'CertificateSigningRequest', metadata: { name }, spec: { request: request.toString('base64'), signerName: 'svc.io/apiserver-client', usages: ['client auth'] } });

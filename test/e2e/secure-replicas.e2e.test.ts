@@ -31,15 +31,15 @@ describe('replicas on one etcd prefix', () => {
       cpSync(pkiA, pkiB, { recursive: true });
       const b = await startServerProcess([...etcdArgs, '--cert-dir', pkiB]);
       try {
-        expect(await adminHttpsStatus(join(pkiA, 'admin.kubeconfig'), `${b.secureUrl}/api/v1/namespaces/default/configmaps`)).toBe(200);
+        expect(await adminHttpsStatus(a.kubeconfig, `${b.secureUrl}/api/v1/namespaces/default/configmaps`)).toBe(200);
       } finally {
         await b.stop();
       }
       // A fresh PKI directory means a new CA: refused with a message naming the files.
       const pkiC = dir();
-      const c = spawnSync(process.execPath, [distMain, ...etcdArgs, '--cert-dir', pkiC, '--secure-port', '0'], { encoding: 'utf8', timeout: 30_000 });
+      const c = spawnSync(process.execPath, [distMain, ...etcdArgs, '--cert-dir', pkiC, '--data-dir', dir(), '--secure-port', '0'], { encoding: 'utf8', timeout: 30_000 });
       expect(c.status).not.toBe(0);
-      expect(c.stderr).toContain(`is not the one the other servers on etcd prefix ${prefix} use`);
+      expect(c.stderr).toContain(`is not the one the other servers on etcd prefix ${prefix} at `);
       expect(c.stderr).toContain(`copy ca.crt, ca.key, sa.key and sa.pub`);
       expect(c.stderr).toContain(pkiC);
     } finally {

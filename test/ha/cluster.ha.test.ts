@@ -9,6 +9,7 @@ import { mkdtempSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  etcdPost,
   AdminClient,
   byRevision,
   clusterDown,
@@ -263,10 +264,10 @@ describe('two replicas behind the balancer on a three-member etcd cluster', () =
   });
 });
 
-/** The member etcd reports as leader (maintenance status over etcd's JSON gateway). */
+/** The member etcd reports as leader (maintenance status over etcd's JSON gateway, with the cluster's etcd client certificate). */
 async function etcdLeader(state: ClusterState): Promise<ClusterState['members'][number]> {
   for (const m of state.members) {
-    const status = (await (await fetch(`${m.clientUrl}/v3/maintenance/status`, { method: 'POST', body: '{}' })).json()) as { leader: string; header: { member_id: string } };
+    const status = JSON.parse(await etcdPost(state, m, '/v3/maintenance/status', {})) as { leader: string; header: { member_id: string } };
     if (status.leader === status.header.member_id) return m;
   }
   throw new Error('no etcd member says it is the leader');

@@ -109,7 +109,7 @@ describe.each(backends)('Namespaces over HTTP (%s)', (backend) => {
       NamespaceDeletionGroupVersionParsingFailure: { status: 'False', reason: 'ParsedGroupVersions' },
       NamespaceDeletionContentFailure: { status: 'False', reason: 'ContentDeleted', message: 'All content successfully deleted, may be waiting on finalization' },
       NamespaceContentRemaining: { status: 'True', reason: 'SomeResourcesRemain', message: 'Some resources are remaining: configmaps. has 1 resource instances' },
-      NamespaceFinalizersRemaining: { status: 'True', reason: 'SomeFinalizerRemain', message: 'Some finalizers are remaining: example.com/hold in 1 resource instances' },
+      NamespaceFinalizersRemaining: { status: 'True', reason: 'SomeFinalizersRemain', message: 'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances' },
     });
     expect(reported.json.spec.finalizers).toEqual(['kubernetes']);
     // A second DELETE answers with the namespace as it is.

@@ -4,6 +4,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as https from 'node:https';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -29,6 +30,17 @@ export interface StartEtcdOptions {
   clientPort?: number;
   /** etcd's --experimental-watch-progress-notify-interval (default 1s). */
   progressNotifyInterval?: string;
+  /** Serve clients over TLS (https:// endpoint) and require client certificates signed by `ca`. */
+  tls?: EtcdTlsFiles;
+}
+
+/** PEM files for an etcd with --client-cert-auth, and a client certificate for the harness's own health probe. */
+export interface EtcdTlsFiles {
+  ca: string;
+  serverCert: string;
+  serverKey: string;
+  clientCert: string;
+  clientKey: string;
 }
 
 const INSTALL_HINT = 'etcd is not installed: install it with `apt-get install etcd-server` (or point ETCD_SERVERS at a running etcd)';
@@ -48,17 +60,23 @@ function findOnPath(name: string): string | undefined {
 
 /** Path of the etcd binary, installing it with apt-get when running as root. */
 export function ensureEtcdBinary(): string {
-  const found = findOnPath('etcd');
+  return ensureDebianTool('etcd', 'etcd-server');
+}
+
+/** Path of a program, installing its Debian package with apt-get when it is missing and this runs as root. */
+export function ensureDebianTool(program: string, debianPackage: string): string {
+  const hint = `${program} is not installed: install it with \`apt-get install ${debianPackage}\``;
+  const found = findOnPath(program);
   if (found) return found;
-  if (process.getuid?.() !== 0) throw new Error(INSTALL_HINT);
+  if (process.getuid?.() !== 0) throw new Error(program === 'etcd' ? INSTALL_HINT : hint);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const install = () => spawnSync('apt-get', ['install', '-y', 'etcd-server'], { stdio: 'inherit', env }).status === 0;
+  const install = () => spawnSync('apt-get', ['install', '-y', debianPackage], { stdio: 'inherit', env }).status === 0;
   if (!install()) {
     spawnSync('apt-get', ['update'], { stdio: 'inherit', env });
-    if (!install()) throw new Error(`apt-get install etcd-server failed; ${INSTALL_HINT}`);
+    if (!install()) throw new Error(`apt-get install ${debianPackage} failed; ${hint}`);
   }
-  const installed = findOnPath('etcd');
-  if (!installed) throw new Error(`etcd still not on PATH after installing etcd-server; ${INSTALL_HINT}`);
+  const installed = findOnPath(program);
+  if (!installed) throw new Error(`${program} still not on PATH after installing ${debianPackage}`);
   return installed;
 }
 
@@ -73,15 +91,30 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** True when GET <endpoint>/health answers {"health":"true"} within timeoutMs. */
-export async function etcdHealthy(endpoint: string, timeoutMs = 1000): Promise<boolean> {
+/** True when GET <endpoint>/health answers {"health":"true"} within timeoutMs (over TLS with the client certificate for https). */
+export async function etcdHealthy(endpoint: string, timeoutMs = 1000, tls?: EtcdTlsFiles): Promise<boolean> {
+  const url = `${endpoint.replace(/\/$/, '')}/health`;
+  if (tls) return httpsHealthy(url, timeoutMs, tls);
   try {
-    const res = await fetch(`${endpoint.replace(/\/$/, '')}/health`, { signal: AbortSignal.timeout(timeoutMs) });
+    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
     const body = (await res.json()) as { health?: string };
     return res.ok && body.health === 'true';
   } catch {
     return false;
   }
+}
+
+function httpsHealthy(url: string, timeoutMs: number, tls: EtcdTlsFiles): Promise<boolean> {
+  return new Promise((resolve) => {
+    const read = (f: string) => fs.readFileSync(f);
+    const req = https.get(url, { ca: read(tls.ca), cert: read(tls.clientCert), key: read(tls.clientKey), timeout: timeoutMs }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve(res.statusCode === 200 && /"health":\s*"true"/.test(body)));
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(false));
+  });
 }
 
 export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdInstance> {
@@ -94,7 +127,7 @@ export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdInstan
   const configure = async (): Promise<void> => {
     const clientPort = opts.clientPort ?? (await freePort());
     const peer = `http://127.0.0.1:${await freePort()}`;
-    endpoint = `http://127.0.0.1:${clientPort}`;
+    endpoint = `${opts.tls ? 'https' : 'http'}://127.0.0.1:${clientPort}`;
     args = [
       '--name', 'test',
       '--data-dir', dataDir,
@@ -107,6 +140,9 @@ export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdInstan
       '--experimental-watch-progress-notify-interval', opts.progressNotifyInterval ?? '1s',
       '--logger', 'zap',
       '--log-level', 'error',
+      ...(opts.tls
+        ? ['--cert-file', opts.tls.serverCert, '--key-file', opts.tls.serverKey, '--trusted-ca-file', opts.tls.ca, '--client-cert-auth']
+        : []),
     ];
   };
 
@@ -126,7 +162,7 @@ export async function startEtcd(opts: StartEtcdOptions = {}): Promise<EtcdInstan
     const deadline = Date.now() + 20_000;
     while (Date.now() < deadline) {
       if (exited(child)) throw new Error(`etcd exited during startup (code ${child.exitCode}): ${output}`);
-      if (await etcdHealthy(endpoint, 500)) {
+      if (await etcdHealthy(endpoint, 500, opts.tls)) {
         // A port stolen by another server would answer too; ours must still be alive.
         await new Promise((r) => setTimeout(r, 100));
         if (exited(child)) throw new Error(`etcd exited during startup (code ${child.exitCode}): ${output}`);

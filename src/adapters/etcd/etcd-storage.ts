@@ -7,7 +7,7 @@
  * transactions; a failed compare returns the current value in the same round
  * trip. Reads are linearizable.
  */
-import { Etcd3, type IOptions } from 'etcd3';
+import type { Etcd3 } from 'etcd3';
 import {
   CompactedError,
   FutureRevisionError,
@@ -28,8 +28,10 @@ import { KeySpace, isCompactedMessage, isFutureRevisionMessage, toStorageError }
 import { EtcdWatch } from './etcd-watch';
 import { LeaseManager } from './etcd-leases';
 import { EtcdKv, memberVersion, type Compare, type RequestOp, type TxnResponse } from './etcd-kv';
-import { GrpcClient } from './grpc-client';
+import { GrpcClient, GrpcStatusError, GrpcTimeoutError } from './grpc-client';
 import { ProgressSupport } from './progress-support';
+import { connectionOptions, type EtcdTls } from './etcd-tls';
+import { libraryClient, raceTimeout } from './library-client';
 
 export interface EtcdStorageOptions {
   /** Client URLs, e.g. ['http://127.0.0.1:2379']. */
@@ -45,6 +47,8 @@ export interface EtcdStorageOptions {
    * the next periodic notification). Default: when every member's version answers such requests soundly.
    */
   progressRequests?: boolean;
+  /** For https:// endpoints: the CA of etcd's certificate, and a client certificate and key when etcd asks for one. */
+  tls?: EtcdTls;
 }
 
 const STATUS_TIMEOUT_MS = 5000;
@@ -63,6 +67,7 @@ export class EtcdStorage implements StoragePort {
   /** Lower bound of etcd's compact revision, raised as we learn more. */
   private knownCompacted = 0;
   private closed = false;
+  private pingFailure: string | undefined;
 
   /** Every Range and Txn carries this deadline, to etcd (grpc-timeout) and locally. */
   readonly callTimeoutMs: number;
@@ -70,22 +75,8 @@ export class EtcdStorage implements StoragePort {
   constructor(private readonly options: EtcdStorageOptions) {
     this.callTimeoutMs = options.requestTimeoutMs ?? 10_000;
     this.keys = new KeySpace(options.prefix ?? '/registry');
-    this.client = new Etcd3({
-      hosts: options.endpoints,
-      // Keepalives notice a dead peer before a lease grant or compaction waits out its deadline (etcd's minimum: 5 s).
-      grpcOptions: {
-        'grpc.keepalive_time_ms': 30_000,
-        'grpc.keepalive_timeout_ms': 10_000,
-        // A page of large objects easily exceeds grpc-js's 4 MiB default (kube-apiserver lifts it too).
-        'grpc.max_receive_message_length': -1,
-        // Channelz keeps per-call statistics nobody reads here; off, each etcd call costs about a sixth less CPU.
-        'grpc.enable_channelz': 0,
-      },
-      // With one endpoint there is nowhere to fail over to: the library's per-host circuit
-      // breaker would only keep every call (and watch) failing for 5 s after etcd is back.
-      faultHandling: options.endpoints.length === 1 ? { host: () => passThroughPolicy } : undefined,
-    });
-    this.grpc = new GrpcClient(options.endpoints);
+    this.client = libraryClient(options.endpoints, options.tls);
+    this.grpc = new GrpcClient(options.endpoints, undefined, undefined, connectionOptions(options.tls));
     this.kv = new EtcdKv(this.grpc, this.timeoutMs);
     this.leases = new LeaseManager(this.client, () => this.deadline());
     if (options.progressRequests === undefined) this.progressSupport = new ProgressSupport(options.endpoints, (ep) => this.versionAt(ep));
@@ -183,7 +174,26 @@ export class EtcdStorage implements StoragePort {
 
   async ping(timeoutMs = this.options.pingTimeoutMs ?? 2000): Promise<boolean> {
     if (this.closed) return false;
-    return this.kv.range({ key: this.keys.probeKey(), count_only: true }, timeoutMs).then(() => true, () => false);
+    try {
+      await this.kv.range({ key: this.keys.probeKey(), count_only: true }, timeoutMs);
+      this.pingFailure = undefined;
+      return true;
+    } catch (err) {
+      this.pingFailure = this.unreachable(err, timeoutMs);
+      return false;
+    }
+  }
+
+  lastPingFailure(): string | undefined {
+    return this.pingFailure;
+  }
+
+  /** A failed call as one sentence naming the endpoints (the transport's connection errors name theirs). */
+  private unreachable(err: unknown, timeoutMs: number): string {
+    const servers = this.options.endpoints.join(',');
+    if (err instanceof GrpcTimeoutError) return `etcd at ${servers} did not answer within ${timeoutMs} ms`;
+    if (err instanceof GrpcStatusError) return `etcd at ${servers} answered: ${err.details || err.message}`;
+    return err instanceof Error ? err.message : String(err);
   }
 
   async close(): Promise<void> {
@@ -198,7 +208,7 @@ export class EtcdStorage implements StoragePort {
 
   /** One member's version, on a connection of its own (the shared one goes to whichever member it reached). */
   private async versionAt(endpoint: string): Promise<string> {
-    const grpc = new GrpcClient([endpoint]);
+    const grpc = new GrpcClient([endpoint], undefined, undefined, connectionOptions(this.options.tls));
     this.statusClients.add(grpc);
     try {
       return await memberVersion(grpc, STATUS_TIMEOUT_MS);
@@ -273,32 +283,6 @@ export class EtcdStorage implements StoragePort {
     return { deadline: Date.now() + this.timeoutMs };
   }
 }
-
-/** The promise's outcome, or onTimeout's after ms (the promise's later outcome is ignored). */
-function raceTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<T>((resolve, reject) => {
-    timer = setTimeout(() => {
-      try {
-        resolve(onTimeout());
-      } catch (e) {
-        reject(e);
-      }
-    }, ms);
-  });
-  promise.catch(() => undefined); // a rejection after the timeout is nobody's business
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
-
-type HostPolicy = ReturnType<NonNullable<NonNullable<IOptions['faultHandling']>['host']>>;
-
-/** Never aborted, and shared: the library passes it along without listening to it. */
-const neverAborted = new AbortController().signal;
-
-/** A cockatiel-shaped policy that just runs the call (the library only calls execute()). */
-const passThroughPolicy = {
-  execute: async <T>(fn: (context: { signal: AbortSignal }) => PromiseLike<T> | T): Promise<T> => fn({ signal: neverAborted }),
-} as unknown as HostPolicy;
 
 export function openEtcdStorage(options: EtcdStorageOptions): EtcdStorage {
   return new EtcdStorage(options);

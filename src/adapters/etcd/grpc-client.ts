@@ -13,6 +13,7 @@
  * endpoint, and a call whose request never left (the connection failed
  * before it was up, or etcd refused the stream) is tried there at once.
  */
+import type { ConnectionOptions } from 'node:tls';
 import { encodeHeaderBlock } from './http2/hpack';
 import { LengthPrefixedReader } from './http2/length-prefixed';
 import { H2Code, H2Session, type H2Stream, type StreamFailure } from './http2/session';
@@ -100,6 +101,8 @@ export class GrpcClient {
     private readonly endpoints: readonly string[],
     private readonly streamsPerSession = STREAMS_PER_SESSION,
     private readonly idleProbeMs = IDLE_PROBE_MS,
+    /** For https: endpoints: the CA that signs etcd's certificate and this client's certificate and key. */
+    private readonly tls?: ConnectionOptions,
   ) {
     if (!endpoints.length) throw new Error('no etcd endpoints');
   }
@@ -252,6 +255,7 @@ export class GrpcClient {
     // A failed or closed connection is replaced on the next call, by one to the next endpoint (members are alike).
     const h2: H2Session = new H2Session(url, {
       windowBytes: WINDOW_BYTES,
+      tls: this.tls,
       onGone: () => {
         if (this.session?.h2 !== h2) return;
         this.session = undefined;
@@ -307,7 +311,7 @@ export class GrpcClient {
     if (!block) {
       const fields: [string, string][] = [
         [':method', 'POST'],
-        [':scheme', 'http'],
+        [':scheme', url.startsWith('https:') ? 'https' : 'http'],
         [':path', method],
         [':authority', new URL(url).host],
         ['content-type', 'application/grpc'],

@@ -1,32 +1,35 @@
 /**
  * The create-only APIs of authentication and authorization: the access
- * reviews, SelfSubjectReview and the serviceaccounts/token subresource.
+ * reviews, SelfSubjectReview, TokenReview and the serviceaccounts/token subresource.
  * They are answered, not stored. Stock kubectl speaks the upstream groups
  * (authorization.k8s.io, authentication.k8s.io), so both those and ours are served.
  */
-import { Router, Request, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { isPlainObject, KObject } from '../../machinery/object';
 import { errors } from '../../machinery/status';
 import type { ResourceDefinition } from '../../machinery/resource-definition';
 import type { AuthorizerPort } from '../../ports/authorizer.port';
 import type { Registry } from '../../registry/registry';
 import { answerReview, ReviewKind } from '../../auth/reviews';
+import { answerTokenReview, type TokenAuthenticator } from '../../auth/token-review';
 import { issueToken, TokenRequestDeps } from '../../auth/token-request';
 import { decodeObjectBody, negotiate } from './media';
 import type { DiscoveryOnly } from './discovery';
 import { send, sendError } from './respond';
 import { userOf } from './request-user';
+import { requestInfoOf } from './request-info';
 
 export const authorizationGroups = ['authorization.svc.io', 'authorization.k8s.io'];
 export const authenticationGroups = ['authentication.svc.io', 'authentication.k8s.io'];
 
 /** The review kinds as discovery lists them (create only). */
-export const reviewResources: Array<{ groups: string[]; plural: string; kind: ReviewKind; namespaced: boolean }> = [
+export const reviewResources: Array<{ groups: string[]; plural: string; kind: ReviewKind | 'TokenReview'; namespaced: boolean }> = [
   { groups: authorizationGroups, plural: 'selfsubjectaccessreviews', kind: 'SelfSubjectAccessReview', namespaced: false },
   { groups: authorizationGroups, plural: 'subjectaccessreviews', kind: 'SubjectAccessReview', namespaced: false },
   { groups: authorizationGroups, plural: 'localsubjectaccessreviews', kind: 'LocalSubjectAccessReview', namespaced: true },
   { groups: authorizationGroups, plural: 'selfsubjectrulesreviews', kind: 'SelfSubjectRulesReview', namespaced: false },
   { groups: authenticationGroups, plural: 'selfsubjectreviews', kind: 'SelfSubjectReview', namespaced: false },
+  { groups: authenticationGroups, plural: 'tokenreviews', kind: 'TokenReview', namespaced: false },
 ];
 
 /** The reviews for discovery: create only, in our groups and the upstream ones. */
@@ -50,6 +53,8 @@ export interface AuthRoutesDeps {
   registry: Registry;
   serviceAccounts?: ResourceDefinition;
   tokens?: TokenRequestDeps;
+  /** The bearer-token authenticators TokenReview asks, and the server's audiences (--api-audiences). */
+  tokenReview: { authenticator: TokenAuthenticator; apiAudiences: string[] };
 }
 
 /** Decodes a body of `kind` in one of `groups` (v1); apiVersion and kind default as upstream fills them from the URL. */
@@ -74,46 +79,41 @@ function respond(req: Request, res: Response, obj: KObject): void {
   send(req, res, 201, obj, fmt === 'yaml' ? 'yaml' : 'json');
 }
 
-export function authRouter(deps: AuthRoutesDeps): Router {
-  const router = Router();
-  for (const r of reviewResources) {
-    for (const group of r.groups) {
-      const path = r.namespaced ? `/apis/${group}/v1/namespaces/:namespace/${r.plural}` : `/apis/${group}/v1/${r.plural}`;
-      router
-        .route(path)
-        .post((req, res) => {
-          try {
-            const body = decodeBody(req, r.groups, r.kind, group);
-            const ns = req.params.namespace as string | undefined;
-            respond(req, res, answerReview({ kind: r.kind, group, body, namespace: ns, requester: userOf(req) }, deps.authorizer));
-          } catch (e) {
-            sendError(req, res, e);
-          }
-        })
-        .all((req, res) => sendError(req, res, errors.methodNotAllowed(req.method.toLowerCase(), { group, plural: r.plural })));
-    }
-  }
+/**
+ * The review APIs and TokenRequest, dispatched from RequestInfo (resource requests that no stored kind serves):
+ * POST answers, any other method is a 405.
+ */
+export function authRouter(deps: AuthRoutesDeps): RequestHandler {
+  const reviews = new Map<string, { review: (typeof reviewResources)[number]; group: string }>();
+  for (const r of reviewResources) for (const group of r.groups) reviews.set(`${group}/${r.plural}`, { review: r, group });
   const sa = deps.serviceAccounts;
-  if (sa) {
-    router
-      .route('/api/v1/namespaces/:namespace/serviceaccounts/:name/token')
-      .post(async (req, res) => {
-        try {
-          if (!deps.tokens) throw errors.notFound({ group: '', plural: 'serviceaccounts/token' }, req.params.name as string);
-          const body = decodeBody(req, authenticationGroups, 'TokenRequest', authenticationGroups[1]);
-          const ns = req.params.namespace as string;
-          const account = (await deps.registry.get(sa, ns, req.params.name as string)).object;
-          const answer = await issueToken(deps.tokens, body.apiVersion!.split('/')[0], body, {
-            namespace: ns,
-            name: account.metadata.name!,
-            uid: account.metadata.uid!,
-          });
-          respond(req, res, answer);
-        } catch (e) {
-          sendError(req, res, e);
-        }
-      })
-      .all((req, res) => sendError(req, res, errors.methodNotAllowed(req.method.toLowerCase(), { group: '', plural: 'serviceaccounts/token' })));
-  }
-  return router;
+  return (req: Request, res: Response, next: NextFunction) => {
+    const info = requestInfoOf(req);
+    if (!info.resourceRequest || info.apiVersion !== 'v1' || info.parts.includes('')) return next();
+    const found = info.parts.length === 1 && info.verb !== 'watch' ? reviews.get(`${info.apiGroup}/${info.resource}`) : undefined;
+    if (found) {
+      const { review: r, group } = found;
+      if (r.namespaced !== (info.namespacedPath === true)) return next();
+      if (req.method !== 'POST') return sendError(req, res, errors.methodNotAllowed(req.method.toLowerCase(), { group, plural: r.plural }));
+      void (async () => {
+        const body = decodeBody(req, r.groups, r.kind, group);
+        if (r.kind === 'TokenReview') return respond(req, res, await answerTokenReview(body, deps.tokenReview.authenticator, deps.tokenReview.apiAudiences));
+        respond(req, res, answerReview({ kind: r.kind, group, body, namespace: info.namespace, requester: userOf(req) }, deps.authorizer));
+      })().catch((e) => sendError(req, res, e));
+      return;
+    }
+    const tokenRequest = sa && info.apiGroup === '' && info.namespacedPath && info.resource === 'serviceaccounts' && info.subresource === 'token' && info.parts.length === 3;
+    if (!tokenRequest) return next();
+    const plural = 'serviceaccounts/token';
+    if (req.method !== 'POST') return sendError(req, res, errors.methodNotAllowed(req.method.toLowerCase(), { group: '', plural }));
+    void (async () => {
+      const name = info.name!;
+      if (!deps.tokens) throw errors.notFound({ group: '', plural }, name);
+      const body = decodeBody(req, authenticationGroups, 'TokenRequest', authenticationGroups[1]);
+      const ns = info.namespace!;
+      const account = (await deps.registry.get(sa, ns, name)).object;
+      const answer = await issueToken(deps.tokens, body.apiVersion!.split('/')[0], body, { namespace: ns, name: account.metadata.name!, uid: account.metadata.uid! });
+      respond(req, res, answer);
+    })().catch((e) => sendError(req, res, e));
+  };
 }

@@ -6,21 +6,22 @@ import { Router, Request, Response } from 'express';
 
 export interface HealthCheck {
   name: string;
+  /** False or a throw fails the check; the message of an Error thrown is shown as the reason (e.g. why etcd is unreachable). */
   check(): Promise<boolean> | boolean;
   /** A check that has not answered after this long has failed (upstream's --etcd-*check-timeout). */
   timeoutMs?: number;
 }
 
 /** Runs one check, bounded by its timeout; a throw or a late answer is a failure. */
-async function passes(c: HealthCheck): Promise<boolean> {
+async function passes(c: HealthCheck): Promise<true | string> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<boolean>((resolve) => {
+  const late = new Promise<false>((resolve) => {
     if (c.timeoutMs !== undefined) timer = setTimeout(() => resolve(false), c.timeoutMs);
   });
   try {
-    return await Promise.race([Promise.resolve().then(() => c.check()), late]);
-  } catch {
-    return false;
+    return (await Promise.race([Promise.resolve().then(() => c.check()), late])) || 'reason withheld';
+  } catch (e) {
+    return e instanceof Error && e.message ? e.message : 'reason withheld';
   } finally {
     clearTimeout(timer);
   }
@@ -44,9 +45,9 @@ async function run(req: Request, res: Response, endpoint: string, checks: Health
       exclude.delete(c.name);
       return;
     }
-    const ok = results[i];
-    if (!ok) failed = true;
-    lines.push(ok ? `[+]${c.name} ok` : `[-]${c.name} failed: reason withheld`);
+    const result = results[i];
+    if (result !== true) failed = true;
+    lines.push(result === true ? `[+]${c.name} ok` : `[-]${c.name} failed: ${result}`);
   });
   if (exclude.size) lines.push(`warn: some health checks cannot be excluded: no matches for ${[...exclude].map((e) => `"${e}"`).join(',')}`);
   const verbose = req.query.verbose !== undefined;

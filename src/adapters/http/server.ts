@@ -23,7 +23,7 @@ export interface AppDeps {
   /** Resources listed in discovery that are answered by apiRouters rather than stored. */
   discoveryOnly?: DiscoveryOnly[];
   /** Routers that need the raw body, after the resources (reviews, TokenRequest). */
-  apiRouters?: express.Router[];
+  apiRouters?: RequestHandler[];
   /** Middleware that sees every request first (metrics, request logs). */
   middleware?: RequestHandler[];
   address: () => string;

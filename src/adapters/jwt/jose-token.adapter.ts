@@ -60,6 +60,12 @@ export class JoseTokenAdapter implements TokenPort {
         if (!(e instanceof joseErrors.JWSSignatureVerificationFailed)) break;
       }
     }
-    throw new InvalidTokenError(last instanceof joseErrors.JWTExpired ? 'token has expired' : (last as Error).message);
+    if (last instanceof joseErrors.JWTExpired) throw new InvalidTokenError('token has expired');
+    if (last instanceof joseErrors.JWTClaimValidationFailed && last.claim === 'aud') {
+      // upstream's words, with Go's %q of a string list: ["a" "b"].
+      const quoted = (list: unknown) => `[${(typeof list === 'string' ? [list] : Array.isArray(list) ? list : []).map((a) => JSON.stringify(String(a))).join(' ')}]`;
+      throw new InvalidTokenError(`token audiences ${quoted(last.payload.aud)} is invalid for the target audiences ${quoted(opts.audiences)}`);
+    }
+    throw new InvalidTokenError((last as Error).message);
   }
 }

@@ -31,7 +31,7 @@ export function prepareDataDir(path: string): void {
     return;
   }
   if (!isDirectory) {
-    // Older versions wrote a store whose name had a dot as one file of that name (README: moving it).
+    // Older versions wrote a store whose name had a dot as one file of that name (docs/reference.md, --data-dir: moving it).
     throw new DataDirError(path, 'is a file, not a directory');
   }
 }

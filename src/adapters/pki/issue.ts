@@ -67,7 +67,8 @@ export interface LeafRequest {
   organizations?: string[];
   dnsNames?: string[];
   ipAddresses?: string[];
-  usage: 'server' | 'client';
+  /** 'peer': both server and client authentication (an etcd member's certificate, for clients and peers). */
+  usage: 'server' | 'client' | 'peer';
   days: number;
 }
 
@@ -96,7 +97,9 @@ export async function issueLeaf(ca: KeyAndCert, req: LeafRequest, now: Date): Pr
     extensions: [
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
-      new x509.ExtendedKeyUsageExtension([req.usage === 'server' ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth]),
+      new x509.ExtendedKeyUsageExtension(
+        req.usage === 'peer' ? [x509.ExtendedKeyUsage.serverAuth, x509.ExtendedKeyUsage.clientAuth] : [req.usage === 'server' ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth],
+      ),
       await x509.AuthorityKeyIdentifierExtension.create(caCert),
       ...(sans.length ? [new x509.SubjectAlternativeNameExtension(sans)] : []),
     ],

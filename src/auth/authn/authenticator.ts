@@ -16,10 +16,15 @@ export interface ClientCertificate {
 export interface Credentials {
   clientCertificate?: ClientCertificate;
   bearerToken?: string;
+  /** The audiences the token must be meant for (a TokenReview's); unset: the server's own (--api-audiences). */
+  audiences?: string[];
 }
 
-/** A user, an error (the credential is bad: 401), or no opinion (undefined). */
-export type AuthnResult = { user: UserInfo } | { error: string } | undefined;
+/**
+ * A user (with the audiences the credential is good for, when audiences were
+ * asked), an error (the credential is bad: 401), or no opinion (undefined).
+ */
+export type AuthnResult = { user: UserInfo; audiences?: string[] } | { error: string } | undefined;
 
 export interface Authenticator {
   authenticate(c: Credentials): AuthnResult | Promise<AuthnResult>;

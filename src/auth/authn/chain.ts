@@ -24,16 +24,35 @@ export class AuthenticatorChain {
       if (r) problems.push(r.error);
     }
     if (c.bearerToken !== undefined) {
-      for (const a of this.token) {
-        const r = await a.authenticate(c);
-        if (r && 'user' in r) return { user: withAuthenticatedGroup(r.user) };
-        if (r) problems.push(r.error);
-      }
+      const r = await this.tokenUser(c);
+      if ('user' in r) return { user: r.user };
+      for (const e of r.errors) problems.push(e);
       // Nobody claimed the token: upstream's "invalid bearer token".
       if (problems.length === 0) problems.push('invalid bearer token');
     }
     if (problems.length) return { unauthorized: problems.join('; ') };
     if (this.anonymous) return { user: anonymousUser };
     return { unauthorized: 'no credentials' };
+  }
+
+  /**
+   * A bearer token alone, as a TokenReview presents it (upstream hands its
+   * request authenticator a request with nothing but the token): who it is
+   * and for which of `audiences` it is good, or why it is not.
+   */
+  async authenticateToken(bearerToken: string, audiences?: string[]): Promise<{ user: UserInfo; audiences?: string[] } | { error: string }> {
+    const r = await this.tokenUser({ bearerToken, audiences });
+    return 'user' in r ? r : { error: r.errors.length ? r.errors.join('; ') : 'invalid bearer token' };
+  }
+
+  /** The token authenticators in turn: the first user wins, else every error they gave. */
+  private async tokenUser(c: Credentials): Promise<{ user: UserInfo; audiences?: string[] } | { errors: string[] }> {
+    const errors: string[] = [];
+    for (const a of this.token) {
+      const r = await a.authenticate(c);
+      if (r && 'user' in r) return { user: withAuthenticatedGroup(r.user), ...(r.audiences ? { audiences: r.audiences } : {}) };
+      if (r) errors.push(r.error);
+    }
+    return { errors };
   }
 }

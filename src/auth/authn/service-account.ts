@@ -7,6 +7,7 @@ import type { ClockPort } from '../../ports/clock.port';
 import { InvalidTokenError, type TokenClaims, type TokenPort } from '../../ports/token.port';
 import { serviceAccountGroups, serviceAccountUsername } from '../user';
 import type { Authenticator, AuthnResult, Credentials } from './authenticator';
+import { intersectAudiences } from './audiences';
 
 /** Our private claims, under `kubernetes.io` as upstream writes them so that existing tools can read them. */
 export interface ServiceAccountClaims {
@@ -29,11 +30,13 @@ export interface ServiceAccountTokenOptions {
 
 export function serviceAccountAuthenticator(tokens: TokenPort, lookup: UidLookup, clock: ClockPort, opts: ServiceAccountTokenOptions): Authenticator {
   return {
-    async authenticate({ bearerToken }: Credentials): Promise<AuthnResult> {
+    async authenticate({ bearerToken, audiences }: Credentials): Promise<AuthnResult> {
       if (!bearerToken) return undefined;
+      // The audiences a TokenReview asks for, else the server's own: the token must be meant for one of them.
+      const wanted = audiences ?? opts.audiences;
       let claims: TokenClaims | undefined;
       try {
-        claims = await tokens.verify(bearerToken, { ...opts, now: clock.now() });
+        claims = await tokens.verify(bearerToken, { issuers: opts.issuers, audiences: wanted, now: clock.now() });
       } catch (e) {
         if (e instanceof InvalidTokenError) return { error: `service account token: ${e.message}` };
         throw e;
@@ -53,6 +56,7 @@ export function serviceAccountAuthenticator(tokens: TokenPort, lookup: UidLookup
         if (!boundUid || boundUid !== bound.uid) return { error: `service account token: the object it is bound to (${bound.kind} ${bound.name}) no longer exists` };
       }
       if (claims.jti) extra['authentication.kubernetes.io/credential-id'] = [`JTI=${claims.jti}`];
+      const tokenAudiences: string[] = typeof claims.aud === 'string' ? [claims.aud] : (claims.aud ?? []);
       return {
         user: {
           username: claims.sub,
@@ -60,6 +64,7 @@ export function serviceAccountAuthenticator(tokens: TokenPort, lookup: UidLookup
           groups: serviceAccountGroups(sa.namespace),
           ...(Object.keys(extra).length ? { extra } : {}),
         },
+        audiences: intersectAudiences(tokenAudiences, wanted),
       };
     },
   };

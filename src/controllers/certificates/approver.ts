@@ -9,7 +9,10 @@
  * approve are left for a human: it never denies.
  */
 import { apiVersionOf, type UserInfo } from '../../machinery/resource-definition';
-import type { Registry } from '../../registry/registry';
+import type { RegistryClient } from '../registry-client';
+import type { WatchChanges } from '../changes';
+import type { ClockPort } from '../../ports/clock.port';
+import type { CryptoPort } from '../../ports/crypto.port';
 import type { AuthorizerPort } from '../../ports/authorizer.port';
 import { certificateSigningRequestDefinition as csrDef } from '../../resources/certificate-signing-request';
 import { controllerWrite, type Log } from '../controller-identity';
@@ -34,9 +37,10 @@ const recognizers = [
 
 export interface ApproverOptions {
   authorizer: AuthorizerPort;
-  changes: () => number;
+  watch: WatchChanges;
+  clock: ClockPort;
+  crypto: CryptoPort;
   log: Log;
-  intervalMs?: number;
 }
 
 function requester(csr: Csr): UserInfo {
@@ -44,11 +48,11 @@ function requester(csr: Csr): UserInfo {
   return { username: spec.username ?? '', uid: spec.uid, groups: spec.groups ?? [], extra: spec.extra };
 }
 
-async function handle(registry: Registry, csr: Csr, opts: ApproverOptions, stopped: () => boolean): Promise<void> {
+async function handle(registry: RegistryClient, csr: Csr, opts: ApproverOptions, stopped: () => boolean): Promise<void> {
   if (isIssued(csr) || hasTrueCondition(csr, 'Approved') || hasTrueCondition(csr, 'Denied')) return;
   const signer = csr.spec?.signerName ?? '';
   const usages = csr.spec?.usages ?? [];
-  const request = await parseRequest(csr, registry.deps.crypto);
+  const request = await parseRequest(csr, opts.crypto);
   if ('error' in request || !isNodeClientRequest(signer, request.parsed, usages)) return;
   const tried: string[] = [];
   for (const r of recognizers) {
@@ -69,7 +73,7 @@ async function handle(registry: Registry, csr: Csr, opts: ApproverOptions, stopp
       ...approved.status,
       conditions: [
         ...(approved.status?.conditions ?? []),
-        { type: 'Approved', status: 'True', reason: 'AutoApproved', message: r.message, lastUpdateTime: timestamp(registry.deps.clock.now()) },
+        { type: 'Approved', status: 'True', reason: 'AutoApproved', message: r.message, lastUpdateTime: timestamp(opts.clock.now()) },
       ],
     };
     if (stopped()) return;
@@ -80,6 +84,6 @@ async function handle(registry: Registry, csr: Csr, opts: ApproverOptions, stopp
   opts.log('debug', 'recognized csr but the requester may not have it approved', { csr: csr.metadata.name, tried });
 }
 
-export function startApprover(registry: Registry, opts: ApproverOptions): PassLoop {
+export function startApprover(registry: RegistryClient, opts: ApproverOptions): PassLoop {
   return startCsrPassLoop(registry, 'certificatesigningrequest-approving-controller', 'approving', opts, (csr, stopped) => handle(registry, csr, opts, stopped));
 }

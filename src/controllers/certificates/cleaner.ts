@@ -9,7 +9,8 @@
  */
 import { apiVersionOf } from '../../machinery/resource-definition';
 import type { KObject } from '../../machinery/object';
-import type { Registry } from '../../registry/registry';
+import type { RegistryClient } from '../registry-client';
+import type { CryptoPort } from '../../ports/crypto.port';
 import type { ClockPort } from '../../ports/clock.port';
 import { certificateSigningRequestDefinition as csrDef } from '../../resources/certificate-signing-request';
 import { podCertificateRequestDefinition as pcrDef } from '../../resources/pod-certificate-request';
@@ -49,7 +50,7 @@ export function csrCleanupReason(csr: Csr, now: Date, certificateNotAfter: (csr:
   return undefined;
 }
 
-async function deleteExact(registry: Registry, def: typeof csrDef, obj: KObject, user = certificateControllerUser): Promise<boolean> {
+async function deleteExact(registry: RegistryClient, def: typeof csrDef, obj: KObject, user = certificateControllerUser): Promise<boolean> {
   try {
     await registry.delete(def, obj.metadata.namespace, obj.metadata.name!, { ...controllerDelete(user, apiVersionOf(def)), preconditions: { uid: obj.metadata.uid } });
     return true;
@@ -61,14 +62,15 @@ async function deleteExact(registry: Registry, def: typeof csrDef, obj: KObject,
 
 export interface CleanerOptions {
   clock: ClockPort;
+  crypto: CryptoPort;
   log: Log;
   /** upstream polls every hour. */
   pollMs?: number;
 }
 
 /** One pass of the CSR cleaner; returns the names it deleted. */
-export async function cleanCertificateSigningRequests(registry: Registry, opts: CleanerOptions, stopped: () => boolean = () => false): Promise<string[]> {
-  const crypto = registry.deps.crypto;
+export async function cleanCertificateSigningRequests(registry: RegistryClient, opts: CleanerOptions, stopped: () => boolean = () => false): Promise<string[]> {
+  const crypto = opts.crypto;
   const notAfterOf = (csr: Csr): Date | undefined => {
     try {
       const pem = Buffer.from(csr.status?.certificate ?? '', 'base64').toString('latin1');
@@ -93,7 +95,7 @@ export async function cleanCertificateSigningRequests(registry: Registry, opts: 
 }
 
 /** One pass of the PodCertificateRequest cleaner; returns `namespace/name` of what it deleted. */
-export async function cleanPodCertificateRequests(registry: Registry, opts: CleanerOptions, stopped: () => boolean = () => false): Promise<string[]> {
+export async function cleanPodCertificateRequests(registry: RegistryClient, opts: CleanerOptions, stopped: () => boolean = () => false): Promise<string[]> {
   const deleted: string[] = [];
   const now = opts.clock.now().getTime();
   for (const pcr of (await registry.list(pcrDef, { resourceVersion: '0' })).items) {
@@ -104,14 +106,12 @@ export async function cleanPodCertificateRequests(registry: Registry, opts: Clea
   return deleted;
 }
 
-export function startCsrCleaner(registry: Registry, opts: CleanerOptions): PassLoop {
+export function startCsrCleaner(registry: RegistryClient, opts: CleanerOptions): PassLoop {
   const poll = opts.pollMs ?? hour;
   return startPassLoop({
     name: 'certificatesigningrequest-cleaner-controller',
-    changes: () => 0,
     log: opts.log,
     resyncMs: poll,
-    intervalMs: Math.min(1000, poll),
     pass: async (stopped) => {
       await cleanCertificateSigningRequests(registry, opts, stopped);
       return undefined;
@@ -119,14 +119,12 @@ export function startCsrCleaner(registry: Registry, opts: CleanerOptions): PassL
   });
 }
 
-export function startPcrCleaner(registry: Registry, opts: CleanerOptions): PassLoop {
+export function startPcrCleaner(registry: RegistryClient, opts: CleanerOptions): PassLoop {
   const poll = opts.pollMs ?? 5 * 60_000;
   return startPassLoop({
     name: 'podcertificaterequest-cleaner-controller',
-    changes: () => 0,
     log: opts.log,
     resyncMs: poll,
-    intervalMs: Math.min(1000, poll),
     pass: async (stopped) => {
       await cleanPodCertificateRequests(registry, opts, stopped);
       return undefined;

@@ -1,7 +1,8 @@
 /** Reading CertificateSigningRequests as the certificate controllers need them. */
 import type { KObject } from '../../machinery/object';
 import type { CryptoPort, ParsedCertificateRequest } from '../../ports/crypto.port';
-import type { Registry } from '../../registry/registry';
+import type { RegistryClient } from '../registry-client';
+import { watching, type WatchChanges } from '../changes';
 import { certificateSigningRequestDefinition as csrDef } from '../../resources/certificate-signing-request';
 import type { Log } from '../controller-identity';
 import { handleEach, startPassLoop, type PassLoop } from '../pass-loop';
@@ -46,21 +47,18 @@ export async function parseRequest(csr: Csr, crypto: CryptoPort): Promise<{ der:
   }
 }
 
-/** RFC 3339 at second precision, as metav1.Time serializes. */
-
-/** The loop of the CSR controllers: every request, from the watch cache, handled in turn on each pass. */
+/** The loop of the CSR controllers: every request, from the watch cache, handled in turn on each pass (woken by CSR changes). */
 export function startCsrPassLoop(
-  registry: Registry,
+  registry: RegistryClient,
   name: string,
   doing: string,
-  opts: { changes: () => number; log: Log; intervalMs?: number },
+  opts: { watch: WatchChanges; log: Log },
   handle: (csr: Csr, stopped: () => boolean) => Promise<void>,
 ): PassLoop {
   return startPassLoop({
     name,
-    changes: opts.changes,
+    subscribe: watching(opts.watch, [csrDef]),
     log: opts.log,
-    intervalMs: opts.intervalMs,
     resyncMs: 30_000,
     pass: async (stopped) => {
       const list = await registry.list(csrDef, { resourceVersion: '0' });

@@ -12,7 +12,10 @@
  */
 import { apiVersionOf, type ResourceDefinition } from '../../machinery/resource-definition';
 import type { KObject } from '../../machinery/object';
-import type { Registry } from '../../registry/registry';
+import type { RegistryClient } from '../registry-client';
+import { watching, type WatchChanges } from '../changes';
+import type { ClockPort } from '../../ports/clock.port';
+import type { CryptoPort } from '../../ports/crypto.port';
 import type { CertificateAuthorityPort } from '../../ports/certificate-authority.port';
 import { podCertificateRequestDefinition as pcrDef, type PcrSpec } from '../../resources/pod-certificate-request';
 import { serviceAccountDefinition } from '../../resources/service-account';
@@ -33,14 +36,15 @@ type Pcr = KObject & { spec?: PcrSpec; status?: { conditions?: Array<{ type?: st
 
 export interface PodCertificateSignerOptions {
   authority: CertificateAuthorityPort;
-  changes: () => number;
+  watch: WatchChanges;
+  clock: ClockPort;
+  crypto: CryptoPort;
   log: Log;
-  intervalMs?: number;
 }
 
 type Outcome = { issued: { chain: string; notBefore: Date; notAfter: Date; beginRefreshAt: Date } } | { denied: string; reason: string } | { failed: string; reason: string };
 
-async function uidOf(registry: Registry, def: ResourceDefinition | undefined, namespace: string | undefined, name: string): Promise<string | undefined> {
+async function uidOf(registry: RegistryClient, def: ResourceDefinition | undefined, namespace: string | undefined, name: string): Promise<string | undefined> {
   if (!def || !name) return undefined;
   try {
     return (await registry.get(def, namespace, name)).object.metadata.uid;
@@ -50,10 +54,10 @@ async function uidOf(registry: Registry, def: ResourceDefinition | undefined, na
   }
 }
 
-async function decide(registry: Registry, pcr: Pcr, authority: CertificateAuthorityPort): Promise<Outcome> {
+async function decide(registry: RegistryClient, pcr: Pcr, authority: CertificateAuthorityPort, opts: PodCertificateSignerOptions): Promise<Outcome> {
   const spec = pcr.spec ?? {};
   const der = new Uint8Array(Buffer.from(spec.stubPKCS10Request ?? '', 'base64'));
-  const parsed = await registry.deps.crypto.parseCertificateRequest(der);
+  const parsed = await opts.crypto.parseCertificateRequest(der);
   const badKey = unsupportedKey(parsed);
   if (badKey) {
     return { denied: `${signers.apiserverClientPod} cannot issue for this request: ${badKey} (use keyType RSA3072, RSA4096, ECDSAP256, ECDSAP384 or ED25519)`, reason: 'UnsupportedKeyType' };
@@ -74,7 +78,7 @@ async function decide(registry: Registry, pcr: Pcr, authority: CertificateAuthor
   } catch (e) {
     return { failed: `the signing CA cannot be read: ${(e as Error).message}`, reason: 'SignerUnavailable' };
   }
-  const now = registry.deps.clock.now().getTime();
+  const now = opts.clock.now().getTime();
   const notBefore = new Date(now - backdateMs);
   const wanted = Math.min((spec.maxExpirationSeconds ?? 86400) * 1000, maxPodCertificateLifetimeMs);
   const notAfter = new Date(Math.min(notBefore.getTime() + wanted, ca.notAfter.getTime()));
@@ -110,10 +114,10 @@ async function decide(registry: Registry, pcr: Pcr, authority: CertificateAuthor
 
 const isTerminal = (pcr: Pcr) => (pcr.status?.conditions ?? []).some((c) => terminal.includes(c.type ?? '') && c.status === 'True');
 
-async function handle(registry: Registry, pcr: Pcr, opts: PodCertificateSignerOptions, stopped: () => boolean): Promise<void> {
+async function handle(registry: RegistryClient, pcr: Pcr, opts: PodCertificateSignerOptions, stopped: () => boolean): Promise<void> {
   if (pcr.spec?.signerName !== signers.apiserverClientPod || isTerminal(pcr) || pcr.metadata.deletionTimestamp) return;
-  const outcome = await decide(registry, pcr, opts.authority);
-  const now = timestamp(registry.deps.clock.now());
+  const outcome = await decide(registry, pcr, opts.authority, opts);
+  const now = timestamp(opts.clock.now());
   const next: KObject = structuredClone(pcr);
   if ('issued' in outcome) {
     const { chain, notBefore, notAfter, beginRefreshAt } = outcome.issued;
@@ -134,12 +138,11 @@ async function handle(registry: Registry, pcr: Pcr, opts: PodCertificateSignerOp
   opts.log('info', `pod certificate request ${result}`, { pcr: `${pcr.metadata.namespace}/${pcr.metadata.name}`, ...('reason' in outcome ? { reason: outcome.reason } : {}) });
 }
 
-export function startPodCertificateSigner(registry: Registry, opts: PodCertificateSignerOptions): PassLoop {
+export function startPodCertificateSigner(registry: RegistryClient, opts: PodCertificateSignerOptions): PassLoop {
   return startPassLoop({
     name: 'podcertificaterequest-signing-controller',
-    changes: opts.changes,
+    subscribe: watching(opts.watch, [pcrDef]),
     log: opts.log,
-    intervalMs: opts.intervalMs,
     resyncMs: 30_000,
     pass: async (stopped) => {
       const list = await registry.list(pcrDef, { resourceVersion: '0', fieldSelector: `spec.signerName=${signers.apiserverClientPod}` });

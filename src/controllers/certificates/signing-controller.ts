@@ -8,7 +8,10 @@
  * and a certificate once set cannot be replaced.
  */
 import { apiVersionOf } from '../../machinery/resource-definition';
-import type { Registry } from '../../registry/registry';
+import type { RegistryClient } from '../registry-client';
+import type { WatchChanges } from '../changes';
+import type { ClockPort } from '../../ports/clock.port';
+import type { CryptoPort } from '../../ports/crypto.port';
 import type { CertificateAuthorityPort } from '../../ports/certificate-authority.port';
 import { certificateSigningRequestDefinition as csrDef } from '../../resources/certificate-signing-request';
 import { controllerWrite, serviceAccountUser, type Log } from '../controller-identity';
@@ -25,28 +28,29 @@ export interface SigningControllerOptions {
   authorities: Map<string, CertificateAuthorityPort>;
   /** --cluster-signing-duration. */
   maxTtlMs: number;
-  changes: () => number;
+  watch: WatchChanges;
+  clock: ClockPort;
+  crypto: CryptoPort;
   log: Log;
-  intervalMs?: number;
 }
 
 const write = () => controllerWrite(certificateControllerUser, apiVersionOf(csrDef));
 
 /** One request; throws when it should be tried again. Nothing is written once `stopped` says so. */
-async function handle(registry: Registry, csr: Csr, opts: SigningControllerOptions, stopped: () => boolean): Promise<void> {
+async function handle(registry: RegistryClient, csr: Csr, opts: SigningControllerOptions, stopped: () => boolean): Promise<void> {
   const signer = csr.spec?.signerName ?? '';
   const authority = opts.authorities.get(signer);
   const rule = ruleFor(signer);
   if (!authority || !rule || !isApproved(csr) || hasTrueCondition(csr, 'Failed') || isIssued(csr)) return;
   const name = csr.metadata.name!;
-  const request = await parseRequest(csr, registry.deps.crypto);
+  const request = await parseRequest(csr, opts.crypto);
   if ('error' in request) {
     opts.log('warn', 'unable to parse csr', { csr: name, error: request.error });
     return;
   }
   const usages = csr.spec?.usages ?? [];
   const broken = rule(request.parsed, usages) ?? unsupportedKey(request.parsed);
-  const now = registry.deps.clock.now();
+  const now = opts.clock.now();
   if (broken) {
     const failed: Csr = structuredClone(csr);
     failed.status = {
@@ -84,6 +88,6 @@ async function handle(registry: Registry, csr: Csr, opts: SigningControllerOptio
   opts.log('info', 'issued certificate', { csr: name, signer, notAfter: notAfter.toISOString() });
 }
 
-export function startSigningController(registry: Registry, opts: SigningControllerOptions): PassLoop {
+export function startSigningController(registry: RegistryClient, opts: SigningControllerOptions): PassLoop {
   return startCsrPassLoop(registry, 'certificatesigningrequest-signing-controller', 'signing', opts, (csr, stopped) => handle(registry, csr, opts, stopped));
 }

@@ -8,7 +8,8 @@
  * seconds and whenever a ClusterTrustBundle changes.
  */
 import { apiVersionOf } from '../../machinery/resource-definition';
-import type { Registry } from '../../registry/registry';
+import type { RegistryClient } from '../registry-client';
+import { watching, type WatchChanges } from '../changes';
 import type { CertificateAuthorityPort } from '../../ports/certificate-authority.port';
 import type { CryptoPort } from '../../ports/crypto.port';
 import { clusterTrustBundleDefinition as ctbDef } from '../../resources/cluster-trust-bundle';
@@ -24,18 +25,18 @@ export function bundleName(crypto: CryptoPort, signerName: string, bundle: strin
 
 export interface PublisherOptions {
   authorities: Map<string, CertificateAuthorityPort>;
-  changes: () => number;
+  watch: WatchChanges;
+  crypto: CryptoPort;
   log: Log;
-  intervalMs?: number;
   /** How often the CA files are looked at without any other trigger. */
   resyncMs?: number;
 }
 
 type Ctb = { metadata: { name?: string; uid?: string; resourceVersion?: string }; spec?: { signerName?: string; trustBundle?: string } };
 
-async function publish(registry: Registry, signerName: string, authority: CertificateAuthorityPort, log: Log, stopped: () => boolean): Promise<void> {
+async function publish(registry: RegistryClient, crypto: CryptoPort, signerName: string, authority: CertificateAuthorityPort, log: Log, stopped: () => boolean): Promise<void> {
   const bundle = (await authority.current()).certificatePem;
-  const name = bundleName(registry.deps.crypto, signerName, bundle);
+  const name = bundleName(crypto, signerName, bundle);
   const existing = (await registry.list(ctbDef, { resourceVersion: '0', fieldSelector: `spec.signerName=${signerName}` })).items as Ctb[];
   const write = controllerWrite(publisherUser, apiVersionOf(ctbDef));
   const mine = existing.find((b) => b.metadata.name === name);
@@ -61,19 +62,18 @@ async function publish(registry: Registry, signerName: string, authority: Certif
   }
 }
 
-export function startTrustBundlePublisher(registry: Registry, opts: PublisherOptions): PassLoop {
+export function startTrustBundlePublisher(registry: RegistryClient, opts: PublisherOptions): PassLoop {
   return startPassLoop({
     name: 'clustertrustbundle-publisher-controller',
-    changes: opts.changes,
+    subscribe: watching(opts.watch, [ctbDef]),
     log: opts.log,
-    intervalMs: opts.intervalMs,
     resyncMs: opts.resyncMs ?? 5000,
     pass: async (stopped) => {
       let failed: Error | undefined;
       for (const [signer, authority] of opts.authorities) {
         if (stopped()) break;
         try {
-          await publish(registry, signer, authority, opts.log, stopped);
+          await publish(registry, opts.crypto, signer, authority, opts.log, stopped);
         } catch (e) {
           failed = e as Error;
           opts.log('warn', 'cannot publish the ClusterTrustBundle of a signer', { signer, error: (e as Error).message });

@@ -1,33 +1,26 @@
 /**
  * The ClusterRole aggregation controller (upstream's
  * clusterroleaggregation): a ClusterRole with an aggregationRule holds the
- * rules of every ClusterRole its selectors match. It reads ClusterRoles
- * through the registry (from the watch cache) whenever they change and
- * writes through the registry as its own identity.
+ * rules of every ClusterRole its selectors match. A pass runs whenever the
+ * watch cache applied a ClusterRole change; it reads ClusterRoles through
+ * the registry (from the cache) and writes as its own identity.
  */
 import type { KObject } from '../../machinery/object';
-import type { ResourceDefinition, UserInfo } from '../../machinery/resource-definition';
-import type { Registry } from '../../registry/registry';
+import { apiVersionOf, type ResourceDefinition } from '../../machinery/resource-definition';
 import { aggregatedRules, sameRules, type ClusterRoleLike } from '../../auth/rbac';
+import { serviceAccountUser, statusOf, type Log } from '../controller-identity';
+import { startPassLoop, type PassLoop } from '../pass-loop';
+import type { RegistryClient } from '../registry-client';
+import { watching, type WatchChanges } from '../changes';
 
-export const aggregationControllerUser: UserInfo = {
-  username: 'system:serviceaccount:kube-system:clusterrole-aggregation-controller',
-  groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
-};
+export const aggregationControllerUser = serviceAccountUser('clusterrole-aggregation-controller');
 
-type Log = (level: 'debug' | 'info' | 'warn' | 'error', msg: string, extra?: object) => void;
-
-export interface AggregationControllerOptions {
-  /** A counter that changes whenever any ClusterRole changes (the watch cache's). */
-  changes: () => number;
-  intervalMs?: number;
-}
-
-/** One pass: rewrites every aggregated ClusterRole whose rules are stale; returns how many it updated. */
-export async function syncAggregatedClusterRoles(registry: Registry, def: ResourceDefinition, log: Log): Promise<number> {
+/** One pass: rewrites every aggregated ClusterRole whose rules are stale; true when a write failed for another reason than a race. */
+export async function syncAggregatedClusterRoles(registry: RegistryClient, def: ResourceDefinition, log: Log, stopped: () => boolean = () => false): Promise<boolean> {
   const roles = (await registry.list(def, { resourceVersion: '0' })).items;
-  let updated = 0;
+  let failed = false;
   for (const role of roles) {
+    if (stopped()) break;
     let want;
     try {
       want = aggregatedRules(role as ClusterRoleLike, roles as ClusterRoleLike[]);
@@ -44,39 +37,25 @@ export async function syncAggregatedClusterRoles(registry: Registry, def: Resour
         fieldManager: 'clusterrole-aggregation-controller',
         fieldValidation: 'Ignore',
         warnings: [],
-        apiVersion: `${def.group}/${def.version}`,
+        apiVersion: apiVersionOf(def),
       });
-      updated++;
     } catch (e) {
-      // A conflict means another write came first: the next pass sees it.
-      log('debug', 'ClusterRole aggregation write failed, retrying on the next change', { name: role.metadata.name, error: (e as Error).message });
+      // A conflict, or a role gone: another write came first, and its change wakes the next pass.
+      if (statusOf(e) === 409 || statusOf(e) === 404) continue;
+      failed = true;
+      log('warn', 'ClusterRole aggregation write failed', { name: role.metadata.name, error: (e as Error).message });
     }
   }
-  return updated;
+  return failed;
 }
 
-export function startClusterRoleAggregation(registry: Registry, log: Log, opts: AggregationControllerOptions): { stop(): void } {
+export function startClusterRoleAggregation(registry: RegistryClient, log: Log, watch: WatchChanges): PassLoop | undefined {
   const def = registry.definitions.find((d) => d.group === 'rbac.authorization.svc.io' && d.plural === 'clusterroles');
-  if (!def) return { stop() {} };
-  let seen = -1;
-  let running = false;
-  let failures = 0;
-  const tick = async () => {
-    const now = opts.changes();
-    if (running || (now === seen && failures === 0)) return;
-    running = true;
-    try {
-      await syncAggregatedClusterRoles(registry, def, log);
-      seen = now;
-      failures = 0;
-    } catch (e) {
-      failures++;
-      log('debug', 'ClusterRole aggregation pass failed', { error: (e as Error).message });
-    } finally {
-      running = false;
-    }
-  };
-  const timer = setInterval(() => void tick(), opts.intervalMs ?? 250);
-  timer.unref?.();
-  return { stop: () => clearInterval(timer) };
+  if (!def) return undefined;
+  return startPassLoop({
+    name: 'clusterrole-aggregation-controller',
+    subscribe: watching(watch, [def]),
+    log,
+    pass: async (stopped) => ((await syncAggregatedClusterRoles(registry, def, log, stopped)) ? 2000 : undefined),
+  });
 }

@@ -7,7 +7,9 @@
  */
 import type { KObject } from '../../machinery/object';
 import { apiVersionOf, type ResourceDefinition } from '../../machinery/resource-definition';
-import type { Registry } from '../../registry/registry';
+import type { RegistryClient } from '../registry-client';
+import { beingDeleted, watching, type WatchChanges } from '../changes';
+import type { ClockPort } from '../../ports/clock.port';
 import { timestamp } from '../../registry/context';
 import {
   CRDConditions,
@@ -26,14 +28,14 @@ const retryMs = 1000;
 type CRD = KObject & { spec?: CustomResourceDefinitionSpecObject; status?: CustomResourceDefinitionStatusObject };
 
 /** One served definition of the CRD's kinds (all versions share the stored objects). */
-function servedKind(registry: Registry, crd: CRD): ResourceDefinition | undefined {
+function servedKind(registry: RegistryClient, crd: CRD): ResourceDefinition | undefined {
   const group = crd.spec?.group;
   const plural = crd.status?.acceptedNames?.plural;
   return registry.definitions.find((d) => d.decodeBody && d.group === group && d.plural === plural);
 }
 
-export function startCrdCleanup(registry: Registry, changes: () => number, log: Log, intervalMs?: number): PassLoop {
-  const now = () => new Date(timestamp(registry.deps.clock.now()));
+export function startCrdCleanup(registry: RegistryClient, log: Log, { watch, clock }: { watch: WatchChanges; clock: ClockPort }): PassLoop {
+  const now = () => new Date(timestamp(clock.now()));
   const writeStatus = async (crd: CRD, reason: string, message: string, status = 'True') => {
     const have = findCondition(crd.status, CRDConditions.terminating);
     if (have?.status === status && have.reason === reason && have.message === message) return crd;
@@ -64,9 +66,9 @@ export function startCrdCleanup(registry: Registry, changes: () => number, log: 
   };
   return startPassLoop({
     name: 'crd-cleanup',
-    changes,
+    // CRDs being deleted; while their objects go, the pass comes back on its own.
+    subscribe: watching(watch, [[crdDef, beingDeleted]]),
     log,
-    intervalMs,
     pass: async (stopped) => {
       const crds = (await registry.list(crdDef, { resourceVersion: '0' })).items as CRD[];
       let again: number | undefined;

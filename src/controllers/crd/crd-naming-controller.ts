@@ -6,7 +6,9 @@
  */
 import type { KObject } from '../../machinery/object';
 import { apiVersionOf } from '../../machinery/resource-definition';
-import type { Registry } from '../../registry/registry';
+import type { RegistryClient } from '../registry-client';
+import { watching, type WatchChanges } from '../changes';
+import type { ClockPort } from '../../ports/clock.port';
 import { timestamp } from '../../registry/context';
 import { customResourceDefinitionDefinition as crdDef, findCondition, setCondition, type CustomResourceDefinitionStatusObject } from '../../resources/custom-resource-definition';
 import { type Log } from '../controller-identity';
@@ -16,13 +18,12 @@ import { apiserverWrite } from './identity';
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-export function startCrdNaming(registry: Registry, changes: () => number, log: Log, intervalMs?: number): PassLoop {
+export function startCrdNaming(registry: RegistryClient, log: Log, { watch, clock }: { watch: WatchChanges; clock: ClockPort }): PassLoop {
   const builtIn = () => registry.definitions.filter((d) => !d.decodeBody);
   return startPassLoop({
     name: 'crd-naming',
-    changes,
+    subscribe: watching(watch, [crdDef]),
     log,
-    intervalMs,
     pass: async (stopped) => {
       const crds = (await registry.list(crdDef, { resourceVersion: '0' })).items;
       return handleEach(crds, stopped, async (crd) => {
@@ -38,7 +39,7 @@ export function startCrdNaming(registry: Registry, changes: () => number, log: L
         const next = structuredClone(crd) as KObject & { status: CustomResourceDefinitionStatusObject };
         next.status ??= {};
         next.status.acceptedNames = decision.acceptedNames;
-        const now = new Date(timestamp(registry.deps.clock.now()));
+        const now = new Date(timestamp(clock.now()));
         setCondition(next.status, decision.namesAccepted, now);
         setCondition(next.status, decision.established, now);
         await registry.update(crdDef, undefined, crd.metadata.name!, next, apiserverWrite(apiVersionOf(crdDef)), 'status');

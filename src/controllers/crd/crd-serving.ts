@@ -1,6 +1,6 @@
 /**
  * Serves the kinds every established CustomResourceDefinition defines: on
- * each pass the CRDs in the watch cache are turned into ResourceDefinitions
+ * each pass (woken by CRD changes) the CRDs in the watch cache are turned into ResourceDefinitions
  * (resources/custom-resource) and the registry's served set is brought in
  * line, so routes, discovery, OpenAPI, stores and the watch cache follow,
  * without a restart, on every replica (each replica runs this, with or
@@ -8,7 +8,9 @@
  */
 import type { KObject } from '../../machinery/object';
 import type { ResourceDefinition } from '../../machinery/resource-definition';
-import type { Registry } from '../../registry/registry';
+import type { DefinitionSet } from '../../registry/definition-set';
+import type { RegistryClient } from '../registry-client';
+import { watching, type WatchChanges } from '../changes';
 import { CRDConditions, customResourceDefinitionDefinition, isConditionTrue, type CustomResourceDefinitionStatusObject } from '../../resources/custom-resource-definition';
 import { customResourceKinds } from '../../resources/custom-resource';
 import type { Log } from '../controller-identity';
@@ -36,22 +38,21 @@ export interface CrdServing extends PassLoop {
   synced(): boolean;
 }
 
-export function startCrdServing(registry: Registry, changes: () => number, log: Log, intervalMs?: number): CrdServing {
+export function startCrdServing(registry: RegistryClient, servedKinds: Pick<DefinitionSet, 'add' | 'remove'>, log: Log, watch: WatchChanges): CrdServing {
   const served = new Map<string, ServedCrd>();
   let synced = false;
   const replace = (name: string, next: ServedCrd | undefined) => {
     const before = served.get(name);
-    for (const def of before?.defs ?? []) registry.served.remove(def);
+    for (const def of before?.defs ?? []) servedKinds.remove(def);
     if (next) {
-      for (const def of next.defs) registry.served.add(def);
+      for (const def of next.defs) servedKinds.add(def);
       served.set(name, next);
     } else served.delete(name);
   };
   const loop = startPassLoop({
     name: 'crd-serving',
-    changes,
+    subscribe: watching(watch, [customResourceDefinitionDefinition]),
     log,
-    intervalMs,
     pass: async () => {
       const crds = (await registry.list(customResourceDefinitionDefinition, { resourceVersion: '0' })).items;
       const wanted = new Set<string>();

@@ -12,13 +12,16 @@
  *    blockOwnerDeletion remains.
  * Removing the last finalizer deletes the object (the store's finalizing
  * path). Background cascading (deleting dependents of owners that are gone)
- * is not done. A pass runs when the watch cache saw a change, while work is
- * pending, and every 30 s regardless; it reads with consistent lists.
+ * is not done. A pass runs when the watch cache applied a change to an
+ * object being deleted (and, while an owner waits, any deletion), again
+ * soon while work is pending, and every 30 s regardless; it reads with
+ * consistent lists.
  */
 import { KObject, OwnerReference } from '../../machinery/object';
 import { apiVersionOf, ResourceDefinition } from '../../machinery/resource-definition';
 import { foregroundFinalizer, orphanFinalizer } from '../../registry/delete';
-import type { Registry } from '../../registry/registry';
+import type { RegistryClient } from '../registry-client';
+import { beingDeleted, type ScanCache, type WatchAllChanges } from '../changes';
 import type { DeleteOptions, WriteOptions } from '../../registry/request';
 import { serviceAccountUser, statusOf, type Log } from '../controller-identity';
 import { startPassLoop, type PassLoop } from '../pass-loop';
@@ -32,29 +35,29 @@ const gcUser = serviceAccountUser('generic-garbage-collector');
 
 const fullRescanMs = 30_000;
 
-export interface GcFinalizerOptions {
-  /** A number that changes whenever any served object changes (the watch cache's counters). */
-  changes: () => number;
-  intervalMs?: number;
-}
+/** While an owner waits for its dependents, a pass this often at least (their deletions wake it sooner). */
+const waitingRetryMs = 1000;
 
-export function startGcFinalizers(registry: Registry, log: Log, opts: GcFinalizerOptions): PassLoop {
+export function startGcFinalizers(registry: RegistryClient, log: Log, { watchAll, scan }: { watchAll: WatchAllChanges; scan: ScanCache }): PassLoop {
+  let waiting = false;
   return startPassLoop({
     name: 'garbage-collector-controller',
-    changes: opts.changes,
+    // A dependent that goes away may release its owner: deletions count while an owner waits.
+    subscribe: (wake) => watchAll(wake, (o) => beingDeleted(o) || (waiting && !o.json)),
     log,
-    intervalMs: opts.intervalMs ?? 250,
     resyncMs: fullRescanMs,
-    // While an owner still waits for its dependents, look again at the next tick.
-    pass: async (stopped) => ((await pass(registry, log, stopped)) ? 0 : undefined),
+    pass: async (stopped) => {
+      waiting = await pass(registry, scan, log, stopped);
+      return waiting ? waitingRetryMs : undefined;
+    },
   });
 }
 
 const hasGcFinalizer = (o: KObject) => !!o.metadata.deletionTimestamp && !!o.metadata.finalizers?.some((f) => f === orphanFinalizer || f === foregroundFinalizer);
 
 /** One pass; true while some owner still waits for its dependents. */
-async function pass(registry: Registry, log: Log, stopped: () => boolean): Promise<boolean> {
-  if (!(await mayHaveOwners(registry))) return false;
+async function pass(registry: RegistryClient, scan: ScanCache, log: Log, stopped: () => boolean): Promise<boolean> {
+  if (!mayHaveOwners(registry, scan)) return false;
   // Consistent lists: a dependent created just before its owner's deletion must not be missed.
   const all = await listAll(registry);
   const owners = all.filter((i) => hasGcFinalizer(i.obj));
@@ -95,18 +98,16 @@ async function pass(registry: Registry, log: Log, stopped: () => boolean): Promi
  * Whether some object may be an owner waiting for the collector, judged from
  * the cached JSON: most passes find none, and decoding every object of every
  * kind for that (a pass runs at start and every 30 s) would cost a copy of the
- * whole cache in garbage. A false positive only means a full pass.
+ * whole cache in garbage. A false positive only means a full pass; the pass
+ * itself reads consistently.
  */
-async function mayHaveOwners(registry: Registry): Promise<boolean> {
+function mayHaveOwners(registry: RegistryClient, scan: ScanCache): boolean {
   const marks = ['"deletionTimestamp"', `"${orphanFinalizer}"`, `"${foregroundFinalizer}"`];
-  const lists = await Promise.all(registry.definitions.map((def) => registry.list(def, {})));
-  return lists.some((list) => {
-    const has = (mark: string) => list.body.some((piece) => piece.includes(mark));
-    return has(marks[0]) && (has(marks[1]) || has(marks[2]));
-  });
+  const waiting = (json: Buffer) => json.includes(marks[0]) && (json.includes(marks[1]) || json.includes(marks[2]));
+  return registry.definitions.some((def) => scan(def, waiting));
 }
 
-async function listAll(registry: Registry): Promise<Item[]> {
+async function listAll(registry: RegistryClient): Promise<Item[]> {
   // All kinds at once: each consistent list may wait for the cache to catch up (up to seconds on an etcd
   // without progress notifications), and those waits must not add up kind after kind.
   const lists = await Promise.all(registry.definitions.map(async (def) => ({ def, items: (await registry.list(def, {})).items })));
@@ -135,22 +136,34 @@ function writeOptions(def: ResourceDefinition): WriteOptions {
 
 const notFound = (e: unknown) => statusOf(e) === 404;
 
-/** Changes one object if it is still the same one (uid), through the normal update path. */
-async function mutate(registry: Registry, item: Item, change: (obj: KObject) => boolean): Promise<void> {
+/**
+ * Changes one object if it is still the same one (uid): read from storage,
+ * changed, written back with the resourceVersion it was read at; a race
+ * reads again.
+ */
+async function mutate(registry: RegistryClient, item: Item, change: (obj: KObject) => boolean): Promise<void> {
   const { def, obj } = item;
-  try {
-    await registry.store(def).guaranteedUpdate(obj.metadata.namespace, obj.metadata.name!, writeOptions(def), undefined, false, async (old) => {
-      if (!old || old.metadata.uid !== obj.metadata.uid) throw Object.assign(new Error('gone'), { status: { code: 404 } });
-      const next = structuredClone(old);
-      if (!change(next)) return old;
-      return next;
-    });
-  } catch (e) {
-    if (!notFound(e)) throw e;
+  const { namespace, name, uid } = obj.metadata;
+  for (let attempt = 0; ; attempt++) {
+    let current: KObject;
+    try {
+      current = (await registry.get(def, namespace, name!)).object;
+    } catch (e) {
+      if (notFound(e)) return;
+      throw e;
+    }
+    if (current.metadata.uid !== uid || !change(current)) return;
+    try {
+      await registry.update(def, namespace, name!, current, writeOptions(def));
+      return;
+    } catch (e) {
+      if (notFound(e)) return;
+      if (statusOf(e) !== 409 || attempt >= 5) throw e;
+    }
   }
 }
 
-function dropOwnerRef(registry: Registry, dep: Item, ownerUid: string): Promise<void> {
+function dropOwnerRef(registry: RegistryClient, dep: Item, ownerUid: string): Promise<void> {
   return mutate(registry, dep, (o) => {
     const refs = o.metadata.ownerReferences ?? [];
     const kept = refs.filter((r) => r.uid !== ownerUid);
@@ -161,7 +174,7 @@ function dropOwnerRef(registry: Registry, dep: Item, ownerUid: string): Promise<
   });
 }
 
-function removeFinalizer(registry: Registry, owner: Item, finalizer: string): Promise<void> {
+function removeFinalizer(registry: RegistryClient, owner: Item, finalizer: string): Promise<void> {
   return mutate(registry, owner, (o) => {
     const fins = o.metadata.finalizers ?? [];
     if (!fins.includes(finalizer)) return false;
@@ -170,7 +183,7 @@ function removeFinalizer(registry: Registry, owner: Item, finalizer: string): Pr
   });
 }
 
-async function deleteDependent(registry: Registry, dep: Item, hasDependents: boolean): Promise<void> {
+async function deleteDependent(registry: RegistryClient, dep: Item, hasDependents: boolean): Promise<void> {
   const { def, obj } = dep;
   const opts: DeleteOptions = { ...writeOptions(def), preconditions: { uid: obj.metadata.uid } };
   if (hasDependents) opts.propagationPolicy = 'Foreground';

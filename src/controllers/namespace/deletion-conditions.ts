@@ -46,7 +46,7 @@ function failures(outcome: DeletionOutcome): Map<string, Omit<NamespaceCondition
   }
   const held = [...outcome.finalizers].filter(([, n]) => n > 0).map(([f, n]) => `${f} in ${n} resource instances`).sort();
   if (outcome.finalizers.size) {
-    out.set('NamespaceFinalizersRemaining', { status: 'True', reason: 'SomeFinalizerRemain', message: `Some finalizers are remaining: ${held.join(', ')}` });
+    out.set('NamespaceFinalizersRemaining', { status: 'True', reason: 'SomeFinalizersRemain', message: `Some content in the namespace has finalizers remaining: ${held.join(', ')}` });
   }
   return out;
 }

@@ -5,12 +5,16 @@
  * nothing is left removes its `kubernetes` finalizer through /finalize,
  * which removes the namespace. Objects held by finalizers are waited for
  * (a pass again after about 8 s, as upstream); failures are retried with
- * backoff. Terminating namespaces are found by listing them from the watch
- * cache (a field selector on status.phase) every second.
+ * backoff. A pass runs when the watch cache applied a change to a namespace
+ * being deleted, when a namespace's wait is over, and every five minutes
+ * (upstream's --namespace-sync-period); it finds Terminating namespaces by
+ * listing them from the cache (a field selector on status.phase).
  */
 import type { KObject } from '../../machinery/object';
 import { apiVersionOf, type ResourceDefinition } from '../../machinery/resource-definition';
-import type { Registry } from '../../registry/registry';
+import type { RegistryClient } from '../registry-client';
+import { beingDeleted, watching, type WatchChanges } from '../changes';
+import type { ClockPort } from '../../ports/clock.port';
 import { timestamp } from '../../registry/context';
 import { FINALIZER_KUBERNETES, finalizersOf, namespaceDefinition, PHASE_TERMINATING, type NamespaceObject } from '../../resources/namespace';
 import { controllerDelete, controllerWrite, serviceAccountUser, statusOf, type Log } from '../controller-identity';
@@ -23,7 +27,9 @@ const finalizerEstimateSeconds = 15;
 const maxBackoffMs = 60_000;
 
 export interface NamespaceControllerOptions {
-  intervalMs?: number;
+  watch: WatchChanges;
+  clock: ClockPort;
+  resyncMs?: number;
 }
 
 class ContentRemains extends Error {
@@ -32,10 +38,10 @@ class ContentRemains extends Error {
   }
 }
 
-export function startNamespaceController(registry: Registry, log: Log, options: NamespaceControllerOptions = {}): PassLoop {
+export function startNamespaceController(registry: RegistryClient, log: Log, options: NamespaceControllerOptions): PassLoop {
   const due = new Map<string, { at: number; backoffMs: number }>();
-  const now = () => registry.deps.clock.now().getTime();
-  const pass = async (stopped: () => boolean): Promise<undefined> => {
+  const now = () => options.clock.now().getTime();
+  const pass = async (stopped: () => boolean): Promise<number | undefined> => {
     const list = await registry.list(namespaceDefinition, { fieldSelector: `status.phase=${PHASE_TERMINATING}`, resourceVersion: '0' });
     const names = new Set(list.items.map((n) => n.metadata.name!));
     for (const name of due.keys()) if (!names.has(name)) due.delete(name);
@@ -44,7 +50,7 @@ export function startNamespaceController(registry: Registry, log: Log, options: 
       const entry = due.get(name);
       if (entry && entry.at > now()) continue;
       try {
-        await deleteNamespaceContent(registry, name);
+        await deleteNamespaceContent(registry, options.clock, name);
         due.delete(name);
       } catch (e) {
         if (e instanceof ContentRemains) {
@@ -57,15 +63,22 @@ export function startNamespaceController(registry: Registry, log: Log, options: 
         log('warn', 'deletion of namespace failed', { namespace: name, error: (e as Error).message });
       }
     }
+    // Again when the first namespace that waits is due.
+    let next = Infinity;
+    for (const d of due.values()) next = Math.min(next, d.at);
+    return Number.isFinite(next) ? Math.max(0, next - now()) : undefined;
   };
-
-  // Terminating namespaces are looked for every interval (the list comes from the watch cache), each one when due.
-  const intervalMs = options.intervalMs ?? 1000;
-  return startPassLoop({ name: 'namespace-controller', changes: () => 0, log, intervalMs, resyncMs: intervalMs, pass });
+  return startPassLoop({
+    name: 'namespace-controller',
+    subscribe: watching(options.watch, [[namespaceDefinition, beingDeleted]]),
+    log,
+    resyncMs: options.resyncMs ?? 5 * 60_000,
+    pass,
+  });
 }
 
 /** Upstream's Delete(namespace): phase, content, finalize. Throws ContentRemains while objects wait for their finalizers. */
-async function deleteNamespaceContent(registry: Registry, name: string): Promise<void> {
+async function deleteNamespaceContent(registry: RegistryClient, clock: ClockPort, name: string): Promise<void> {
   let ns = await getNamespace(registry, name);
   if (!ns?.metadata.deletionTimestamp) return;
   if (ns.status?.phase !== PHASE_TERMINATING) {
@@ -73,7 +86,7 @@ async function deleteNamespaceContent(registry: Registry, name: string): Promise
     if (!ns?.metadata.deletionTimestamp) return;
   }
   if (!finalizersOf(ns).includes(FINALIZER_KUBERNETES)) return;
-  const estimate = await deleteAllContent(registry, ns);
+  const estimate = await deleteAllContent(registry, clock, ns);
   if (estimate > 0) throw new ContentRemains(estimate);
   // Without other finalizers, this write also removes the namespace.
   await writeNamespace(registry, name, 'finalize', (n) => ({
@@ -82,7 +95,7 @@ async function deleteNamespaceContent(registry: Registry, name: string): Promise
   }));
 }
 
-async function getNamespace(registry: Registry, name: string): Promise<NamespaceObject | undefined> {
+async function getNamespace(registry: RegistryClient, name: string): Promise<NamespaceObject | undefined> {
   try {
     return (await registry.get(namespaceDefinition, undefined, name)).object as NamespaceObject;
   } catch (e) {
@@ -93,7 +106,7 @@ async function getNamespace(registry: Registry, name: string): Promise<Namespace
 
 /** An update through a subresource, retried on conflicts with the latest namespace (undefined once it is gone). */
 async function writeNamespace(
-  registry: Registry,
+  registry: RegistryClient,
   name: string,
   subresource: 'status' | 'finalize',
   change: (ns: NamespaceObject) => NamespaceObject,
@@ -114,7 +127,7 @@ async function writeNamespace(
 const resourceName = (def: ResourceDefinition) => `${def.plural}.${def.group}`;
 
 /** Deletes every namespaced object in the namespace; returns how long to wait for objects held by finalizers (0: all gone). */
-async function deleteAllContent(registry: Registry, ns: NamespaceObject): Promise<number> {
+async function deleteAllContent(registry: RegistryClient, clock: ClockPort, ns: NamespaceObject): Promise<number> {
   const name = ns.metadata.name!;
   const outcome: DeletionOutcome = { deleteErrors: [], remaining: new Map(), finalizers: new Map() };
   let estimate = 0;
@@ -132,7 +145,7 @@ async function deleteAllContent(registry: Registry, ns: NamespaceObject): Promis
     if (held.length === 0) outcome.deleteErrors.push(`unexpected items still remain in namespace: ${name} for gvr: ${def.group}/${def.version}, Resource=${def.plural}`);
     else estimate = Math.max(estimate, finalizerEstimateSeconds);
   });
-  const now = timestamp(registry.deps.clock.now());
+  const now = timestamp(clock.now());
   const { conditions, changed } = updateConditions(ns.status?.conditions as NamespaceCondition[] | undefined, outcome, now);
   if (changed) {
     try {
@@ -150,7 +163,7 @@ async function deleteAllContent(registry: Registry, ns: NamespaceObject): Promis
  * those still there. The first pass works from the watch cache as it is;
  * a consistent list then catches what the cache had not seen yet.
  */
-async function deleteKind(registry: Registry, def: ResourceDefinition, namespace: string): Promise<KObject[]> {
+async function deleteKind(registry: RegistryClient, def: ResourceDefinition, namespace: string): Promise<KObject[]> {
   const opts = controllerDelete(user, apiVersionOf(def));
   const deleteEach = async (items: KObject[]) => {
     for (const o of items) {

@@ -19,6 +19,7 @@ import { diffToEvents, listAll } from './resync';
 import { Freshness } from './freshness';
 import { KindSlabs } from './compaction';
 import type { HistoryBudget } from './history-budget';
+import { ChangeListeners } from './change-listeners';
 
 /** The match of a list without selectors (lets a list be a slice of the ordered objects). */
 export const matchAll = (_o: CachedObject): boolean => true;
@@ -56,6 +57,7 @@ export class KindCache {
   private retryMs: number;
   private retryTimer: NodeJS.Timeout | undefined;
   private readonly slabs: KindSlabs;
+  private readonly listeners: ChangeListeners;
 
   constructor(
     readonly def: ResourceDefinition,
@@ -67,6 +69,7 @@ export class KindCache {
     this.prefix = resourcePrefix(def);
     this.retryMs = options.retryMinMs;
     this.slabs = new KindSlabs(options.now, options.compactionIntervalMs);
+    this.listeners = new ChangeListeners(def.plural, logger);
     this.freshness = new Freshness(
       () => (this.initialized ? this.revision : undefined),
       () => this.handle?.requestProgress?.(),
@@ -154,6 +157,11 @@ export class KindCache {
 
   removeWatcher(w: WatcherHandle): void {
     this.watchers.delete(w);
+  }
+
+  /** Calls `listener` after each batch of changes the cache applied (and after each load); returns its removal. */
+  onChange(listener: () => void): () => void {
+    return this.listeners.add(listener);
   }
 
   /** True when a watch may resume at rev: inside the window and not inside a rebuilt range. */
@@ -311,6 +319,7 @@ export class KindCache {
         this.logger('error', 'watcher failed', { resource: this.def.plural, error: (e as Error).message });
       }
     }
+    this.listeners.notify();
   }
 
   private retryLater(): void {

@@ -89,6 +89,11 @@ export class WatchCache {
     return k;
   }
 
+  /** Calls `listener` after the kind's cache applied a batch of changes or (re)loaded; returns its removal. */
+  onChange(def: ResourceDefinition, listener: () => void): () => void {
+    return this.kind(def).onChange(listener);
+  }
+
   /** Every cached object of a kind, decoded, with the change counter it reflects. */
   snapshot(def: ResourceDefinition): { changes: number; objects: KObject[] } {
     const kind = this.kind(def);

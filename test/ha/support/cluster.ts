@@ -17,6 +17,8 @@ export interface ClusterState {
   etcdPrefix: string;
   kubeconfig: string;
   members: Array<{ name: string; clientUrl: string; pid: number }>;
+  /** etcd serves TLS and asks for client certificates: the CA and the API server's client pair. */
+  etcdTls: { caFile: string; certFile: string; keyFile: string };
   replicas: Array<{ name: string; securePort: number; certDir: string; pid: number }>;
   balancer: { port: number; pid: number };
 }
@@ -66,6 +68,21 @@ export interface Response {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   json: any;
   text: string;
+}
+
+/** A POST to an etcd member's JSON gateway with the cluster's etcd client certificate; the answer's body. */
+export function etcdPost(state: ClusterState, member: ClusterState['members'][number], path: string, body: unknown): Promise<string> {
+  const t = state.etcdTls;
+  return new Promise((res, rej) => {
+    const req = https.request(`${member.clientUrl}${path}`, { method: 'POST', ca: readFileSync(t.caFile), cert: readFileSync(t.certFile), key: readFileSync(t.keyFile), timeout: 10_000 }, (r) => {
+      let text = '';
+      r.on('data', (d) => (text += d));
+      r.on('end', () => res(text));
+    });
+    req.on('timeout', () => req.destroy(new Error(`no answer from ${member.clientUrl}`)));
+    req.on('error', rej);
+    req.end(JSON.stringify(body));
+  });
 }
 
 /** HTTPS as system:admin (the cluster's admin kubeconfig), to a replica or the balancer by port. */

@@ -2,6 +2,7 @@ import { AuthenticatorChain } from '../../../src/auth/authn/chain';
 import { x509Authenticator } from '../../../src/auth/authn/x509';
 import { tokenFileAuthenticator } from '../../../src/auth/authn/token-file';
 import type { Authenticator } from '../../../src/auth/authn/authenticator';
+import { audienceAgnostic, intersectAudiences } from '../../../src/auth/authn/audiences';
 
 const tokens = tokenFileAuthenticator(new Map([['good', { username: 'tina', uid: '1', groups: ['g'] }]]));
 const failingJwt: Authenticator = { authenticate: ({ bearerToken }) => (bearerToken?.startsWith('ey') ? { error: 'token has expired' } : undefined) };
@@ -28,5 +29,27 @@ describe('authenticator chain (upstream union, then fail-on-error before anonymo
   it('no credentials: anonymous when allowed, else 401', async () => {
     expect(await chain.authenticate({})).toEqual({ user: { username: 'system:anonymous', groups: ['system:unauthenticated'] } });
     expect(await new AuthenticatorChain([x509Authenticator], [tokens], false).authenticate({})).toEqual({ unauthorized: 'no credentials' });
+  });
+});
+
+describe('a token alone, as TokenReview asks (audiences as upstream)', () => {
+  const api = ['https://kubernetes.default.svc.cluster.local'];
+  const chain = new AuthenticatorChain([x509Authenticator], [audienceAgnostic(tokens, api), failingJwt], true);
+
+  it('a token-file token is good for the server audiences among those asked, and says so', async () => {
+    expect(await chain.authenticateToken('good', api)).toEqual({ user: { username: 'tina', uid: '1', groups: ['g', 'system:authenticated'] }, audiences: api });
+    expect(await chain.authenticateToken('good', ['vault', ...api])).toMatchObject({ audiences: api });
+    expect(await chain.authenticateToken('good', ['vault'])).toEqual({ error: 'invalid bearer token' });
+    // Without asked-for audiences (every HTTP request) nothing changes.
+    expect(await chain.authenticateToken('good')).toEqual({ user: { username: 'tina', uid: '1', groups: ['g', 'system:authenticated'] } });
+  });
+
+  it('errors as the request path reports them; never anonymous', async () => {
+    expect(await chain.authenticateToken('eyJ...', api)).toEqual({ error: 'token has expired' });
+    expect(await chain.authenticateToken('', api)).toEqual({ error: 'invalid bearer token' });
+  });
+
+  it('intersection keeps the first list\'s order', () => {
+    expect(intersectAudiences(['b', 'a', 'c'], ['a', 'b'])).toEqual(['b', 'a']);
   });
 });

@@ -35,7 +35,13 @@ describe('namespace deletion conditions', () => {
       lastTransitionTime: '2026-01-01T00:05:00Z',
     });
     expect(byType.NamespaceContentRemaining.message).toBe('Some resources are remaining: configmaps. has 2 resource instances, leases.coordination.svc.io has 1 resource instances');
-    expect(byType.NamespaceFinalizersRemaining.message).toBe('Some finalizers are remaining: example.com/a in 2 resource instances, example.com/b in 1 resource instances');
+    // upstream's strings since 1.17 (status_condition_utils.go): SomeFinalizersRemain, "Some content in the namespace ...".
+    expect(byType.NamespaceFinalizersRemaining).toMatchObject({
+      status: 'True',
+      reason: 'SomeFinalizersRemain',
+      message: 'Some content in the namespace has finalizers remaining: example.com/a in 2 resource instances, example.com/b in 1 resource instances',
+    });
+    expect(byType.NamespaceContentRemaining).toMatchObject({ status: 'True', reason: 'SomeResourcesRemain' });
     expect(byType.NamespaceDeletionDiscoveryFailure.lastTransitionTime).toBe('2026-01-01T00:00:00Z');
   });
 });

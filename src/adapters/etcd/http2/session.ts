@@ -10,6 +10,7 @@ import * as net from 'node:net';
 import * as tls from 'node:tls';
 import { HpackDecoder, HpackError } from './hpack';
 import { LengthPrefixedReader } from './length-prefixed';
+import { describeSocketError } from './socket-errors';
 
 const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
 
@@ -139,6 +140,7 @@ export class H2Session {
   private flushTimer: NodeJS.Timeout | undefined;
   private gone = false;
   private draining = false;
+  private heardFrom = false;
   connected = false;
   destroyed = false;
 
@@ -172,7 +174,9 @@ export class H2Session {
       throw new Error(`${url}: only http: and https: endpoints are spoken to`);
     }
     this.socket.on('data', (chunk: Buffer) => this.read(chunk));
-    this.socket.on('error', (err) => this.destroy(`the connection to ${url} failed: ${err.message}`));
+    this.socket.on('error', (err) =>
+      this.destroy(describeSocketError(url, err, { silentAfterHandshake: protocol === 'https:' && this.connected && !this.heardFrom, clientCertificate: !!options.tls?.cert })),
+    );
     this.socket.on('close', () => this.destroy(`the connection to ${url} closed`));
     this.socket.on('end', () => this.destroy(`the connection to ${url} was closed by etcd`));
     // The preface and this side's settings (no push; the window for each stream), then the connection's own window.
@@ -368,6 +372,14 @@ export class H2Session {
   // ---- reading ----
 
   private read(chunk: Buffer): void {
+    if (!this.heardFrom) {
+      this.heardFrom = true;
+      // A TLS listener spoken to in cleartext answers with an HTTP/1 error page rather than frames.
+      if (chunk.subarray(0, 7).toString('latin1') === 'HTTP/1.') {
+        const status = chunk.subarray(0, 80).toString('latin1').split('\r\n')[0];
+        return this.destroy(`etcd at ${this.url} answered "${status}" instead of HTTP/2: is it an https:// endpoint?`, H2Code.PROTOCOL_ERROR);
+      }
+    }
     let bad: string | undefined;
     try {
       bad = this.frames.push(chunk, (h, at, payload) => this.frame(h[at + 3], h[at + 4], h.readUInt32BE(at + 5) & 0x7fffffff, payload));

@@ -1,0 +1,76 @@
+/**
+ * The watch cache tells controllers that a kind changed (composition's
+ * `cacheChanges` over the cache's change listeners), on both backends:
+ * after the cache applied the write (it already serves the object), once
+ * per burst, only for changes the filter accepts, and never after the
+ * unsubscribe. Writes go through the server; the barrier is a later write
+ * that the subscription does see.
+ */
+import { cacheChanges } from '../../src/composition/controller-views';
+import { configMapDefinition } from '../../src/resources/config-map';
+import { objectKey } from '../../src/registry/keys';
+import type { ChangedObject } from '../../src/controllers/changes';
+import { backends, call, cm, startCacheServer, type CacheServer } from './harness';
+
+describe.each(backends)('watch cache change listeners on %s', (backend) => {
+  let s: CacheServer;
+  beforeAll(async () => {
+    s = await startCacheServer(backend);
+  });
+  afterAll(() => s.close());
+
+  const create = async (ns: string, name: string) => expect((await call(s.url, 'POST', `/api/v1/namespaces/${ns}/configmaps`, cm(name))).status).toBe(201);
+
+  test('a wake-up after the cache applied the change, for the changes the filter takes', async () => {
+    const seen: ChangedObject[] = [];
+    let wakes = 0;
+    let onWake: (() => void) | undefined;
+    const stop = cacheChanges(s.cache, s.registry.served).watch(
+      configMapDefinition,
+      () => {
+        wakes++;
+        onWake?.();
+      },
+      (o) => {
+        seen.push(o);
+        return o.name.startsWith('wanted');
+      },
+    );
+    try {
+      const woken = new Promise<void>((resolve) => (onWake = resolve));
+      await create('listen', 'other');
+      await create('listen', 'wanted-1');
+      await woken;
+      // The cache serves it by the time the listener runs.
+      expect(s.cache.kind(configMapDefinition).get(objectKey(configMapDefinition, 'listen', 'wanted-1'))).toBeDefined();
+      expect(wakes).toBe(1);
+      expect(seen.map((o) => o.name)).toEqual(['other', 'wanted-1']);
+      expect(seen[1]).toMatchObject({ namespace: 'listen', name: 'wanted-1' });
+      expect(JSON.parse(seen[1].json!.toString()).metadata.name).toBe('wanted-1');
+      // A deletion is seen without JSON.
+      const deleted = new Promise<void>((resolve) => (onWake = resolve));
+      expect((await call(s.url, 'DELETE', '/api/v1/namespaces/listen/configmaps/wanted-1')).status).toBe(200);
+      await deleted;
+      expect(seen[seen.length - 1]).toEqual({ namespace: 'listen', name: 'wanted-1', json: undefined });
+    } finally {
+      stop();
+    }
+  });
+
+  test('nothing after the unsubscribe (a second subscription is the barrier)', async () => {
+    let first = 0;
+    const stopFirst = cacheChanges(s.cache, s.registry.served).watch(configMapDefinition, () => first++);
+    let onBarrier!: () => void;
+    const barrier = new Promise<void>((resolve) => (onBarrier = resolve));
+    const stopBarrier = cacheChanges(s.cache, s.registry.served).watch(configMapDefinition, onBarrier, (o) => o.name === 'barrier');
+    stopFirst();
+    try {
+      await create('quiet', 'after-unsubscribe');
+      await create('quiet', 'barrier');
+      await barrier;
+      expect(first).toBe(0);
+    } finally {
+      stopBarrier();
+    }
+  });
+});
