@@ -16,11 +16,13 @@ import { allDefinitions } from '../../../../src/resources';
 import { namespaceDefinition } from '../../../../src/resources/namespace';
 import type { WebhookJson } from '../../../../src/admission/webhooks/configuration';
 import type { WebhookRegistry } from '../../../../src/admission/webhooks';
-import { testMutatingWebhookConfigurationKind, testValidatingWebhookConfigurationKind } from '../../../support/webhook-configuration-kinds';
+import { webhookConfigurationKinds } from '../../../support/webhook-configuration-kinds';
 
 export class FakeRegistry implements WebhookRegistry {
-  readonly definitions: ResourceDefinition[] = [...allDefinitions, testMutatingWebhookConfigurationKind, testValidatingWebhookConfigurationKind];
+  readonly definitions: ResourceDefinition[] = [...allDefinitions];
   readonly served = { version: 1 };
+  /** The configuration kinds: the real ones, else test-only ones. */
+  readonly kinds = webhookConfigurationKinds({ all: this.definitions, add: (d) => this.definitions.push(d) });
   private readonly configs = new Map<ResourceDefinition, KObject[]>();
   private readonly namespaces = new Map<string, KObject>();
   private revision = 1;
@@ -36,7 +38,8 @@ export class FakeRegistry implements WebhookRegistry {
   };
 
   /** Stores a configuration (a new resourceVersion, as a write would give it). */
-  put(def: ResourceDefinition, config: KObject): void {
+  put(kind: 'mutating' | 'validating', config: KObject): void {
+    const def = this.kinds[kind];
     const rv = String(++this.revision);
     const list = (this.configs.get(def) ?? []).filter((c) => c.metadata.name !== config.metadata.name);
     list.push({ ...config, metadata: { uid: `cfg-${config.metadata.name}`, ...config.metadata, resourceVersion: rv } });

@@ -12,7 +12,6 @@ import { configMapDefinition } from '../../../../src/resources/config-map';
 import { coreEventDefinition } from '../../../../src/resources/event';
 import { namespaceDefinition } from '../../../../src/resources/namespace';
 import { roleDefinition } from '../../../../src/resources/role';
-import { testMutatingWebhookConfigurationKind, testValidatingWebhookConfigurationKind } from '../../../support/webhook-configuration-kinds';
 import { allow, attributes, configMap, configuration, FakeRegistry, FakeWebhooks, hook } from './fakes';
 import type { WebhookJson } from '../../../../src/admission/webhooks/configuration';
 import type { AdmissionAttributes } from '../../../../src/registry/admission-chain';
@@ -20,7 +19,7 @@ import { alwaysAllow, type AuthzAttributes } from '../../../../src/ports/authori
 
 function setup(...hooks: WebhookJson[]) {
   const registry = new FakeRegistry();
-  registry.put(testValidatingWebhookConfigurationKind, configuration('config', hooks));
+  registry.put('validating', configuration('config', hooks));
   const port = new FakeWebhooks();
   for (const h of hooks) port.on(h.clientConfig!.url!, (review) => allow(review));
   const plugin = new ValidatingAdmissionWebhook(() => registry, port);
@@ -109,9 +108,11 @@ describe('svc.io groups answer to their k8s.io names', () => {
 });
 
 it('no webhook sees writes of the admission configuration kinds', async () => {
-  const { called } = setup(hook('all', { rules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] }] }));
-  const config = configuration('c', []);
-  expect(await called(attributes(testMutatingWebhookConfigurationKind, 'CREATE', { object: config }))).toEqual([]);
+  const { called, registry } = setup(hook('all', { rules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] }] }));
+  const kinds = [...new Set([registry.kinds.mutating, registry.kinds.validating, ...registry.definitions.filter((d) => d.group === 'admissionregistration.svc.io')])];
+  for (const def of kinds) {
+    expect(await called(attributes(def, 'CREATE', { object: { apiVersion: 'admissionregistration.svc.io/v1', kind: def.kind, metadata: { name: 'c' } } }))).toEqual([]);
+  }
   expect(await called(attributes(configMapDefinition, 'CREATE', { object: configMap('x') }))).toEqual(['/all']);
 });
 
@@ -213,7 +214,7 @@ describe('configurations', () => {
     // Nothing matches a DELETE of a ConfigMap, and nothing was decoded for it.
     await plugin.validate(attributes(configMapDefinition, 'DELETE', { oldObject: configMap('cm') }));
     expect(registry.decodes).toBe(decodes);
-    registry.put(testValidatingWebhookConfigurationKind, configuration('a-first', [hook('a')]));
+    registry.put('validating', configuration('a-first', [hook('a')]));
     await plugin.validate(createCm());
     expect(registry.decodes).toBe(decodes + 1);
     expect(port.paths()).toEqual(['/b', '/a', '/b']);

@@ -9,7 +9,6 @@ import { configMapDefinition } from '../../../../src/resources/config-map';
 import { WebhookCallError } from '../../../../src/ports/webhook.port';
 import { roleDefinition } from '../../../../src/resources/role';
 import type { AdmissionAttributes } from '../../../../src/registry/admission-chain';
-import { testMutatingWebhookConfigurationKind } from '../../../support/webhook-configuration-kinds';
 import { allow, attributes, configMap, configuration, deny, FakeRegistry, FakeWebhooks, hook, patch, type Posted } from './fakes';
 
 const addLabel = (key: string, value = 'yes') => (review: Posted['review']) =>
@@ -17,7 +16,7 @@ const addLabel = (key: string, value = 'yes') => (review: Posted['review']) =>
 
 function setup(hooks: WebhookJson[], handlers: Record<string, (review: Posted['review']) => unknown>) {
   const registry = new FakeRegistry();
-  registry.put(testMutatingWebhookConfigurationKind, configuration('config', hooks));
+  registry.put('mutating', configuration('config', hooks));
   const port = new FakeWebhooks();
   for (const [path, h] of Object.entries(handlers)) port.on(`https://hooks.test${path}`, h);
   return { registry, port, plugin: new MutatingAdmissionWebhook(() => registry, port) };

@@ -7,12 +7,11 @@ import { admissionWebhookPlugins, ValidatingAdmissionWebhook } from '../../../..
 import type { WebhookJson } from '../../../../src/admission/webhooks/configuration';
 import { configMapDefinition } from '../../../../src/resources/config-map';
 import type { AdmissionAttributes } from '../../../../src/registry/admission-chain';
-import { testMutatingWebhookConfigurationKind, testValidatingWebhookConfigurationKind } from '../../../support/webhook-configuration-kinds';
 import { allow, attributes, configMap, configuration, deny, FakeRegistry, FakeWebhooks, hook, type Posted } from './fakes';
 
 function setup(hooks: WebhookJson[], handlers: Record<string, (review: Posted['review']) => unknown>) {
   const registry = new FakeRegistry();
-  registry.put(testValidatingWebhookConfigurationKind, configuration('config', hooks));
+  registry.put('validating', configuration('config', hooks));
   const port = new FakeWebhooks();
   for (const [path, h] of Object.entries(handlers)) port.on(`https://hooks.test${path}`, h);
   return { registry, port, plugin: new ValidatingAdmissionWebhook(() => registry, port) };
@@ -128,8 +127,8 @@ it('sends the request as upstream builds it', async () => {
 
 it('shares the request deadline with the mutating phase, and refuses without calling once it passed', async () => {
   const registry = new FakeRegistry();
-  registry.put(testMutatingWebhookConfigurationKind, configuration('m', [hook('m')]));
-  registry.put(testValidatingWebhookConfigurationKind, configuration('v', [hook('v')]));
+  registry.put('mutating', configuration('m', [hook('m')]));
+  registry.put('validating', configuration('v', [hook('v')]));
   const port = new FakeWebhooks()
     .on('https://hooks.test/m', (r) => {
       registry.nowMs += 2_000;
