@@ -88,8 +88,6 @@ class Checker {
           const known = this.lookup(qualified);
           if (known) return known;
         }
-        // A declared dotted name wins over selecting from its head (`authorizer.requestResource`), as cel-go resolves it.
-        if (qualified !== undefined && this.isDottedVariable(qualified)) return this.lookup(qualified)!;
         const operand = this.resolved(this.visit(k.value.operand!));
         if (k.value.testOnly) return this.presence(e, operand, k.value.field);
         return this.field(e, operand, k.value.field);
@@ -136,11 +134,6 @@ class Checker {
       return head === undefined ? undefined : `${head}.${k.value.field}`;
     }
     return undefined;
-  }
-
-  private isDottedVariable(qualified: string): boolean {
-    const root = qualified.split('.')[0];
-    return qualified.includes('.') && this.variables.has(qualified) && !this.scopes.some((s) => s.has(root));
   }
 
   private isVariableRoot(qualified: string): boolean {

@@ -14,5 +14,3 @@ export { T, typeName, type CelT } from './types';
 export { COST_LIMIT_EXCEEDED } from './cost/runtime';
 export type { Range, SizeBounds } from './cost/estimate-types';
 export { costErrorMessage, maxCardinality, ruleCost, RUNTIME_CEL_COST_BUDGET, STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT } from './cost/limits';
-export { admissionLibraries, kubernetesLibraries } from './libraries';
-export { authorizerValue, resourceCheckValue, AUTHORIZER_TYPE, RESOURCE_CHECK_TYPE, type AuthorizeFn, type ResourceCheckFields } from './library/authz';

@@ -1,5 +1,4 @@
-/** The Kubernetes function libraries, in the order the runtime registers them (authz: admission environments only). */
-import { authzLibrary } from './library/authz';
+/** The Kubernetes function libraries (authz is not served), in the order the runtime registers them. */
 import { formatLibrary } from './library/format';
 import { ipLibrary } from './library/ip';
 import { listsLibrary } from './library/lists';
@@ -12,6 +11,3 @@ import { urlLibrary } from './library/url';
 import type { Library } from './library';
 
 export const kubernetesLibraries: readonly Library[] = [stringsLibrary, optionalLibrary, listsLibrary, setsLibrary, regexLibrary, urlLibrary, quantityLibrary, ipLibrary, formatLibrary];
-
-/** What admission expressions are checked against: the libraries above and authz (the `authorizer` variable's). */
-export const admissionLibraries: readonly Library[] = [...kubernetesLibraries, authzLibrary];

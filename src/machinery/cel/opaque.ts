@@ -1,5 +1,5 @@
 /**
- * Library value types (Quantity, URL, IP, CIDR, format, optional, authz). The
+ * Library value types (Quantity, URL, IP, CIDR, format, optional). The
  * library's runtime knows no values but its own and protobuf messages, so
  * each kind is a one-field message described here at run time. The field
  * holds the value's identity (a canonical text), which makes CEL `==` compare
@@ -17,7 +17,6 @@ const PAYLOAD = Symbol('cel opaque payload');
 /** Message type names by proto package; names are what `type(x)` and errors show. */
 const files: Record<string, string[]> = {
   kubernetes: ['Quantity', 'URL', 'NamedFormat'],
-  'kubernetes.authorization': ['Authorizer', 'PathCheck', 'GroupCheck', 'ResourceCheck', 'Decision'],
   net: ['IP', 'CIDR'],
   '': ['optional_type'],
 };

@@ -7,7 +7,7 @@ import { celEnv, type CelEnv, type CelFunc } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { createRegistry, type Registry } from '@bufbuild/protobuf';
 import { loopGuard } from './cost/runtime';
-import { admissionLibraries } from './libraries';
+import { kubernetesLibraries } from './libraries';
 import { opaqueRegistry } from './opaque';
 
 export interface RuntimeEnvOptions {
@@ -17,7 +17,7 @@ export interface RuntimeEnvOptions {
 }
 
 export function runtimeFunctions(): CelFunc[] {
-  return [...strings, ...admissionLibraries.flatMap((l) => l.functions), loopGuard];
+  return [...strings, ...kubernetesLibraries.flatMap((l) => l.functions), loopGuard];
 }
 
 export function runtimeEnv(options: RuntimeEnvOptions = {}): CelEnv {
