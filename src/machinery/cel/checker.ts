@@ -84,7 +84,8 @@ class Checker {
         return this.identifier(e, k.value.name);
       case 'selectExpr': {
         const qualified = this.qualifiedName(e);
-        if (qualified !== undefined && !this.isVariableRoot(qualified)) {
+        // A declared dotted name (`authorizer.requestResource`) wins over selecting from its root, as in cel-go.
+        if (qualified !== undefined && (!this.isVariableRoot(qualified) || this.variables.has(qualified))) {
           const known = this.lookup(qualified);
           if (known) return known;
         }

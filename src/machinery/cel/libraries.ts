@@ -1,4 +1,5 @@
-/** The Kubernetes function libraries (authz is not served), in the order the runtime registers them. */
+/** The Kubernetes function libraries, in the order the runtime registers them. */
+import { authzLibrary } from './library/authz';
 import { formatLibrary } from './library/format';
 import { ipLibrary } from './library/ip';
 import { listsLibrary } from './library/lists';
@@ -10,4 +11,4 @@ import { stringsLibrary } from './library/strings';
 import { urlLibrary } from './library/url';
 import type { Library } from './library';
 
-export const kubernetesLibraries: readonly Library[] = [stringsLibrary, optionalLibrary, listsLibrary, setsLibrary, regexLibrary, urlLibrary, quantityLibrary, ipLibrary, formatLibrary];
+export const kubernetesLibraries: readonly Library[] = [stringsLibrary, optionalLibrary, listsLibrary, setsLibrary, regexLibrary, urlLibrary, quantityLibrary, ipLibrary, formatLibrary, authzLibrary];

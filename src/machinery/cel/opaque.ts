@@ -18,6 +18,7 @@ const PAYLOAD = Symbol('cel opaque payload');
 const files: Record<string, string[]> = {
   kubernetes: ['Quantity', 'URL', 'NamedFormat'],
   net: ['IP', 'CIDR'],
+  'kubernetes.authorization': ['Authorizer', 'PathCheck', 'GroupCheck', 'ResourceCheck', 'Decision'],
   '': ['optional_type'],
 };
 
