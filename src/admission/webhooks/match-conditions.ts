@@ -8,7 +8,7 @@
  * when they are written; `authorizer` and `authorizer.requestResource` with
  * the authz library, checking as the request's user.
  */
-import { admissionLibraries, AUTHORIZER_TYPE, CelEnvironment, compileRule, evaluate, PER_CALL_LIMIT, RESOURCE_CHECK_TYPE, T, type Program } from '../../machinery/cel';
+import { AUTHORIZER_TYPE, CelEnvironment, compileRule, evaluate, PER_CALL_LIMIT, RESOURCE_CHECK_TYPE, T, type Program } from '../../machinery/cel';
 
 export interface MatchConditionJson {
   name: string;
@@ -30,7 +30,7 @@ let environment: CelEnvironment | undefined;
 
 function env(): CelEnvironment {
   const vars = { object: dyn, oldObject: dyn, request: dyn, authorizer: { type: AUTHORIZER_TYPE }, 'authorizer.requestResource': { type: RESOURCE_CHECK_TYPE } };
-  return (environment ??= new CelEnvironment(vars, admissionLibraries));
+  return (environment ??= new CelEnvironment(vars));
 }
 
 export function compileConditions(conditions: readonly MatchConditionJson[]): CompiledCondition[] {

@@ -8,7 +8,7 @@
  * the rules match, as upstream's order of checks has it.
  */
 import { authorizerValue, resourceCheckValue, toCelValue } from '../../machinery/cel';
-import { alwaysAllow, type AuthzAttributes } from '../../ports/authorizer.port';
+import { alwaysAllow } from '../../ports/authorizer.port';
 import type { KObject } from '../../machinery/object';
 import { ApiError, errors } from '../../machinery/status';
 import type { AdmissionAttributes } from '../../registry/admission-chain';
@@ -101,11 +101,10 @@ export class RequestScope {
   private authorizerVariables(): Record<string, unknown> {
     const a = this.attributes;
     const port = this.registry.deps.authorizer ?? alwaysAllow;
-    const authorize = (attrs: AuthzAttributes) => port.authorize(attrs);
     const own = this.own.resource;
     return {
-      authorizer: authorizerValue(a.user, authorize),
-      'authorizer.requestResource': resourceCheckValue(a.user, authorize, {
+      authorizer: authorizerValue(a.user, port),
+      'authorizer.requestResource': resourceCheckValue(a.user, port, {
         group: own.group,
         resource: own.resource,
         subresource: this.subresource,

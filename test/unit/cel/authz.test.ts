@@ -19,7 +19,7 @@ function run(expression: string, port: AuthorizerPort) {
     authorizer: cel.authorizerValue(user, port),
     'authorizer.requestResource': cel.resourceCheckValue(user, port, { group: 'apps', resource: 'deployments', subresource: 'scale', namespace: 'ns', name: 'web' }),
   };
-  return cel.evaluate(compiled.program, activation);
+  return cel.evaluate(compiled.program!, activation);
 }
 
 describe('the authz library', () => {
