@@ -15,3 +15,4 @@ export { COST_LIMIT_EXCEEDED } from './cost/runtime';
 export type { Range, SizeBounds } from './cost/estimate-types';
 export { costErrorMessage, maxCardinality, ruleCost, RUNTIME_CEL_COST_BUDGET, STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT } from './cost/limits';
 export { AUTHORIZER_TYPE, AUTHZ_CHECK_COST, authorizerValue, RESOURCE_CHECK_TYPE, resourceCheckValue } from './library/authz';
+export type { CelValue } from '@bufbuild/cel';
