@@ -3,12 +3,27 @@
  * upstream's order, and the choice --enable-admission-plugins and
  * --disable-admission-plugins make among them. Unlike upstream,
  * NamespaceAutoProvision is on by default, so that clients that never
- * create namespaces keep working; NamespaceExists is off.
+ * create namespaces keep working; NamespaceExists is off. The webhook and
+ * policy plugins are on, as upstream's are: without configurations or
+ * policies they cost a cached list per write.
  */
-export const ADMISSION_PLUGIN_ORDER = ['NamespaceAutoProvision', 'NamespaceLifecycle', 'NamespaceExists'] as const;
+export const ADMISSION_PLUGIN_ORDER = [
+  'NamespaceAutoProvision',
+  'NamespaceLifecycle',
+  'NamespaceExists',
+  'MutatingAdmissionWebhook',
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionWebhook',
+] as const;
 export type AdmissionPluginName = (typeof ADMISSION_PLUGIN_ORDER)[number];
 
-export const DEFAULT_ADMISSION_PLUGINS: readonly AdmissionPluginName[] = ['NamespaceAutoProvision', 'NamespaceLifecycle'];
+export const DEFAULT_ADMISSION_PLUGINS: readonly AdmissionPluginName[] = [
+  'NamespaceAutoProvision',
+  'NamespaceLifecycle',
+  'MutatingAdmissionWebhook',
+  'ValidatingAdmissionPolicy',
+  'ValidatingAdmissionWebhook',
+];
 
 export class AdmissionConfigError extends Error {}
 

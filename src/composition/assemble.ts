@@ -36,11 +36,10 @@ import { startSystemNamespaces } from '../controllers/system-namespaces';
 import { auditedClient } from '../controllers/audited-client';
 import { startCrdControllers } from '../controllers/crd';
 import { admissionChain, DEFAULT_ADMISSION_PLUGINS, type AdmissionPluginName } from '../admission';
-import { validatingAdmissionPolicy } from '../admission/policy';
-import { AdmissionChain } from '../registry/admission-chain';
 import { eventDefinitions } from '../resources/event';
 import { ControllerManager, LeaderElector, controllerDescriptors, type LeaderElectionConfig, type SigningSetup } from '../controllers';
 import { accessFilter } from '../adapters/http/access-filter';
+import { HttpsWebhookClient } from '../adapters/webhook';
 import { authRouter, reviewDiscovery } from '../adapters/http/auth-routes';
 import { defaultSecurity, type SecurityOptions, type TlsMaterial } from './security';
 import type { Log } from './log';
@@ -63,8 +62,6 @@ export interface AssembleOptions {
   eventTtlSeconds?: number;
   /** Admission plugins in running order (default: NamespaceAutoProvision, NamespaceLifecycle). */
   admissionPlugins?: readonly AdmissionPluginName[];
-  /** Run the ValidatingAdmissionPolicy plugin after those (until it has a name among them). */
-  validatingAdmissionPolicy?: boolean;
   /** Deadline of every storage call (--request-timeout, default 10 s). */
   requestTimeoutMs?: number;
   /** Bounds of the storage check in /livez, and in /readyz and /healthz (default 2 s each). */
@@ -106,11 +103,6 @@ function unreachable(storage: StoragePort): never {
   throw new Error(storage.lastPingFailure?.() ?? 'storage does not answer');
 }
 
-/** The chain with the ValidatingAdmissionPolicy plugin last, when asked for. */
-function withPolicies(chain: AdmissionChain, enabled: boolean | undefined, registry: () => Registry): AdmissionChain {
-  return enabled ? new AdmissionChain([...chain.plugins, validatingAdmissionPolicy(registry)]) : chain;
-}
-
 /** Builds the registry and HTTP server over the given storage (not yet listening). */
 export function assemble(opts: AssembleOptions): Assembled {
   const { gates, log } = opts;
@@ -127,6 +119,7 @@ export function assemble(opts: AssembleOptions): Assembled {
   // Watches go through the registry like every other verb (it hands them to its read path, the watch cache).
   const watch = new WatchStreamServer({ watch: (def, o) => registry.watch(def, o) }, opts.watchStream);
   const security = { ...defaultSecurity, ...opts.security };
+  const webhooks = new HttpsWebhookClient();
   const authorizer = security.authorizationMode === 'AlwaysAllow' ? alwaysAllow : new RbacAuthorizer(rbacSources(cache, definitions));
   const eventTtl = opts.eventTtlSeconds ?? 3600;
   const crypto = new WebCryptoAdapter();
@@ -140,7 +133,7 @@ export function assemble(opts: AssembleOptions): Assembled {
       gates,
       authorizer,
       ttlSeconds: (def) => (eventDefinitions.includes(def) ? eventTtl : undefined),
-      admission: withPolicies(admissionChain(opts.admissionPlugins ?? DEFAULT_ADMISSION_PLUGINS, () => registry, systemClock), opts.validatingAdmissionPolicy, () => registry),
+      admission: admissionChain(opts.admissionPlugins ?? DEFAULT_ADMISSION_PLUGINS, { registry: () => registry, clock: systemClock, random: systemRandom, authorizer, webhooks }),
     },
     new CachedReadPath(cache, storage),
   );
@@ -284,6 +277,7 @@ export function assemble(opts: AssembleOptions): Assembled {
         ),
       );
       await security.audit?.sink.close();
+      webhooks.close();
       await storage.close();
     },
   };

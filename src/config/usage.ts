@@ -56,7 +56,8 @@ Identity and access:
   --audit-log-maxsize MB             rotate the audit log at this size (default 100; 0 = never)
   --audit-log-maxbackup N            rotated files to keep (default 10; 0 = all)
   --enable-admission-plugins A,B     admission plugins to turn on besides the defaults
-                                     (NamespaceAutoProvision, NamespaceLifecycle); also NamespaceExists
+                                     (NamespaceAutoProvision, NamespaceLifecycle, MutatingAdmissionWebhook,
+                                     ValidatingAdmissionPolicy, ValidatingAdmissionWebhook); also NamespaceExists
   --disable-admission-plugins A,B    admission plugins to turn off
 
 Load:

@@ -30,7 +30,7 @@ async function install(s: TestServer, p: object, b: object, probe: () => Promise
 describe.each(backends)('ValidatingAdmissionPolicy over HTTP (%s)', (backend) => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer(backend, {}, { validatingAdmissionPolicy: true });
+    s = await startTestServer(backend);
     s.registry.served.add(testPolicyDefinition);
     s.registry.served.add(testBindingDefinition);
   });

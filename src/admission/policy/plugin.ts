@@ -5,10 +5,8 @@
  * through the registry. The policy kinds themselves are exempt, as upstream exempts them,
  * so that a bad policy can always be removed.
  */
-import { alwaysAllow, type AuthorizerPort } from '../../ports/authorizer.port';
+import type { AuthorizerPort } from '../../ports/authorizer.port';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admission-chain';
-import type { Registry } from '../../registry/registry';
-import { Namespaces } from '../namespaces';
 import { dispatch, type NamespaceReader } from './dispatcher';
 import type { PolicyRegistry } from './params';
 import { PolicySource } from './source';
@@ -38,7 +36,3 @@ export class ValidatingAdmissionPolicy implements AdmissionPlugin {
   }
 }
 
-/** The plugin over the server's registry, its namespace lookups and its authorizer. */
-export function validatingAdmissionPolicy(registry: () => Registry, namespaces: NamespaceReader = new Namespaces(registry)): ValidatingAdmissionPolicy {
-  return new ValidatingAdmissionPolicy({ registry, namespaces, authorizer: () => registry().deps.authorizer ?? alwaysAllow });
-}

@@ -29,12 +29,22 @@ describe('--event-ttl', () => {
 });
 
 describe('--enable-admission-plugins / --disable-admission-plugins', () => {
-  test('NamespaceAutoProvision and NamespaceLifecycle by default, in upstream order', () => {
-    expect(parseFlags([]).admissionPlugins).toEqual(['NamespaceAutoProvision', 'NamespaceLifecycle']);
+  test('namespace, webhook and policy plugins by default, in upstream order', () => {
+    expect(parseFlags([]).admissionPlugins).toEqual([
+      'NamespaceAutoProvision',
+      'NamespaceLifecycle',
+      'MutatingAdmissionWebhook',
+      'ValidatingAdmissionPolicy',
+      'ValidatingAdmissionWebhook',
+    ]);
   });
   test('switch to NamespaceExists', () => {
     const argv = ['--enable-admission-plugins=NamespaceExists', '--disable-admission-plugins', 'NamespaceAutoProvision'];
-    expect(parseFlags(argv).admissionPlugins).toEqual(['NamespaceLifecycle', 'NamespaceExists']);
+    expect(parseFlags(argv).admissionPlugins).toEqual(['NamespaceLifecycle', 'NamespaceExists', 'MutatingAdmissionWebhook', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionWebhook']);
+  });
+  test('the webhook and policy plugins can be turned off', () => {
+    const argv = ['--disable-admission-plugins=MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook'];
+    expect(parseFlags(argv).admissionPlugins).toEqual(['NamespaceAutoProvision', 'NamespaceLifecycle']);
   });
   test('unknown and overlapping names stop the server with a message', () => {
     expect(fails(['--enable-admission-plugins=NodeRestriction'])).toMatch(/^invalid admission plugins: enable-admission-plugins plugin "NodeRestriction" is unknown \(known plugins: /);
