@@ -36,6 +36,7 @@ import { startSystemNamespaces } from '../controllers/system-namespaces';
 import { auditedClient } from '../controllers/audited-client';
 import { startCrdControllers } from '../controllers/crd';
 import { admissionChain, DEFAULT_ADMISSION_PLUGINS, type AdmissionPluginName } from '../admission';
+import { typeCheck, type PolicyObject } from '../admission/policy';
 import { eventDefinitions } from '../resources/event';
 import { ControllerManager, LeaderElector, controllerDescriptors, type LeaderElectionConfig, type SigningSetup } from '../controllers';
 import { accessFilter } from '../adapters/http/access-filter';
@@ -172,6 +173,7 @@ export function assemble(opts: AssembleOptions): Assembled {
       scan: scanCache(cache),
       signing: controllerOpts.signing,
       rootCaBundle: controllerOpts.rootCaBundle,
+      typeCheckPolicy: (policy, kinds) => typeCheck(policy as PolicyObject, kinds),
     }),
     controllerOpts.selection ?? ['*'],
     log,

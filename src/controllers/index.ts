@@ -26,6 +26,8 @@ import { startCsrCleaner, startPcrCleaner } from './certificates/cleaner';
 import { startTrustBundlePublisher } from './certificates/trust-bundle-publisher';
 import { startPodCertificateSigner } from './certificates/pod-certificate-signer';
 import { csrSigners, signers } from './certificates/signer-rules';
+import { startPolicyStatus, type PolicyTypeChecker } from './validating-admission-policy-status';
+import { validatingAdmissionPolicyDefinition } from '../resources/validating-admission-policy';
 
 export { ControllerManager, ControllerSelectionError } from './manager';
 export { LeaderElector, validateLeaderElection, type LeaderElectionConfig } from './leader-election';
@@ -55,6 +57,8 @@ export interface ControllerContext {
   signing?: SigningSetup;
   /** The cluster CA bundle for kube-root-ca.crt; without it the publisher does not run. */
   rootCaBundle?: string;
+  /** Admission's type checker for ValidatingAdmissionPolicy status; without it that controller does not run. */
+  typeCheckPolicy?: PolicyTypeChecker;
 }
 
 const served = (ctx: ControllerContext, def: ResourceDefinition) => ctx.registry.definitions.includes(def);
@@ -105,6 +109,13 @@ export function controllerDescriptors(ctx: ControllerContext): ControllerDescrip
     {
       name: 'podcertificaterequest-signing-controller',
       start: () => (podAuthority && served(ctx, podCertificateRequestDefinition) ? startPodCertificateSigner(registry, { authority: podAuthority, watch, clock, crypto, log }) : undefined),
+    },
+    {
+      name: 'validatingadmissionpolicy-status-controller',
+      start: () => {
+        const typeCheck = ctx.typeCheckPolicy;
+        return typeCheck && served(ctx, validatingAdmissionPolicyDefinition) ? startPolicyStatus(registry, validatingAdmissionPolicyDefinition, typeCheck, log, watch) : undefined;
+      },
     },
     {
       name: 'root-ca-certificate-publisher-controller',

@@ -2,4 +2,5 @@
 export { ValidatingAdmissionPolicy, type PolicyPluginDeps } from './plugin';
 export type { NamespaceReader } from './dispatcher';
 export type { PolicyRegistry } from './params';
+export type { PolicyObject } from './policy-types';
 export { typeCheck, typesToCheck, type ExpressionWarning } from './typechecking';

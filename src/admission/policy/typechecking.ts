@@ -14,12 +14,10 @@ import { deref, kindSchema, type Schema } from '../../machinery/schema/schema';
 import { policyEnvironment } from './cel-env';
 import { compileAs, compileVariables } from './compile';
 import { findKind, namesGroup, parseGroupVersion } from './equivalence';
+import type { ExpressionWarning } from '../../resources/validating-admission-policy';
 import type { PolicyObject } from './policy-types';
 
-export interface ExpressionWarning {
-  fieldRef: string;
-  warning: string;
-}
+export type { ExpressionWarning };
 
 const MAX_TYPES_TO_CHECK = 10;
 

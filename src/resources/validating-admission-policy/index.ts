@@ -39,4 +39,5 @@ export const validatingAdmissionPolicyDefinition: ResourceDefinition = {
 
 export { compileExpression, type CompileOutcome, type ExpressionScope } from './admission-cel';
 export type { PolicyObject, PolicySpecObject, PolicyStatusObject, ValidationObject } from './validating-admission-policy.validation';
+export type { ExpressionWarning } from './validating-admission-policy.types';
 export type { MatchResourcesObject, NamedRuleObject, ParamKindObject } from './match-resources.validation';
