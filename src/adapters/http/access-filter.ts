@@ -19,7 +19,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuditRecord, AuditTrail, ResponseFacts } from '../../auth/audit/trail';
 import { sendError } from './respond';
 import { setUser } from './request-user';
-import { onBodyDecoded } from './request-body';
+import { collectAuditAnnotations, onBodyDecoded } from './request-body';
 import { requestInfoOf } from './request-info';
 import { defaultSeats, FairQueues } from '../../flowcontrol/fair-queues';
 
@@ -94,6 +94,7 @@ function auditRequest(trail: AuditTrail, req: Request, res: Response, attrs: Aut
   );
   if (!record) return undefined;
   if (record.level !== 'Metadata') onBodyDecoded(req, (object) => record.requestObject(object));
+  collectAuditAnnotations(req, record.annotations);
   let body: Buffer | undefined;
   const end = res.end.bind(res) as (...args: unknown[]) => Response;
   // Only the final chunk is kept: error Statuses and single-body responses are written in one piece.

@@ -7,6 +7,7 @@ import type { QueryValues } from '../../auth/request-info';
 import { errors } from '../../machinery/status';
 import { FieldError, fieldErrors } from '../../machinery/field-errors';
 import { userOf } from './request-user';
+import { auditAnnotationsOf } from './request-body';
 import type { DeleteOptions, FieldValidation, ListOptions, WriteOptions } from '../../registry/request';
 
 
@@ -45,7 +46,7 @@ export function writeOptions(req: Request, query: QueryValues, kind: OptionsKind
     else if (fv !== '') errs.push(fieldErrors.notSupported('fieldValidation', fv, ['', 'Ignore', 'Strict', 'Warn']));
   }
   if (errs.length) throw errors.invalidOptions(kind, errs);
-  return { user: userOf(req), dryRun, fieldManager: manager ?? defaultManager(req), fieldValidation, warnings: [], kind };
+  return { user: userOf(req), dryRun, fieldManager: manager ?? defaultManager(req), fieldValidation, warnings: [], kind, auditAnnotations: auditAnnotationsOf(req) };
 }
 
 /** DeleteOptions from the JSON body, or from the query when the body is empty. */

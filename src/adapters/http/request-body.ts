@@ -12,6 +12,17 @@ export function onBodyDecoded(req: Request, listener: (object: unknown) => void)
   decodedListeners.set(req, listener);
 }
 
+const auditAnnotations = new WeakMap<Request, Record<string, string>>();
+
+/** Where the request's audit record collects annotations: the write options hand it to admission. */
+export function collectAuditAnnotations(req: Request, into: Record<string, string>): void {
+  auditAnnotations.set(req, into);
+}
+
+export function auditAnnotationsOf(req: Request): Record<string, string> | undefined {
+  return auditAnnotations.get(req);
+}
+
 export function rawBody(req: Request): Buffer {
   return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
 }

@@ -24,6 +24,8 @@ export interface ResponseFacts {
 
 export interface AuditRecord {
   readonly level: AuditLevel;
+  /** Annotations added while the request runs (admission's, keyed `<plugin or webhook>/<key>`): they go into the stages after. */
+  readonly annotations: Record<string, string>;
   impersonated(user: UserInfo): void;
   /** The request's body as its handler decoded it: encoded at once, as upstream does, so later changes to it do not show. */
   requestObject(obj: unknown): void;
@@ -73,8 +75,10 @@ export class AuditTrail {
       base.objectRef = ref;
     }
     let requestJson: string | undefined;
+    const annotations: Record<string, string> = {};
     const emit = (stage: AuditStage, extra: Record<string, unknown> = {}) => {
       if (omitStages.includes(stage)) return;
+      if (Object.keys(annotations).length) extra = { ...extra, annotations: { ...annotations } };
       // The request object was encoded as it was recorded: spliced in at its place.
       const request = requestJson !== undefined && level !== 'Metadata' && stage !== 'RequestReceived' ? `,"requestObject":${requestJson}` : '';
       const times = `,"requestReceivedTimestamp":"${microTime(received)}","stageTimestamp":"${microTime(this.clock.now())}"}`;
@@ -84,6 +88,7 @@ export class AuditTrail {
     let done = false;
     return {
       level,
+      annotations,
       impersonated: (user) => {
         base.impersonatedUser = userJson(user);
       },
