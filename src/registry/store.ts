@@ -180,7 +180,6 @@ export class ResourceStore {
 
   /** PUT and PATCH's read-produce-write loop (update.ts). */
   guaranteedUpdate(
-
     namespace: string | undefined,
     name: string,
     opts: WriteOptions,

@@ -10,30 +10,14 @@ import type { KObject } from '../../machinery/object';
 import { labelSelectorAsSelector, type MetaLabelSelector } from '../../machinery/label-selector';
 import type { LabelSelector } from '../../machinery/label-requirements';
 import type { WebhookClientConfig } from '../../ports/webhook.port';
+import type { RuleObject, WebhookObject } from '../../resources/validating-webhook-configuration';
 import { compileConditions, type CompiledCondition, type MatchConditionJson } from './match-conditions';
 
-export interface RuleJson {
-  operations?: string[] | null;
-  apiGroups?: string[] | null;
-  apiVersions?: string[] | null;
-  resources?: string[] | null;
-  scope?: string | null;
-}
+/** Rules as stored (validated on write by the configuration kinds). */
+export type RuleJson = RuleObject;
 
-export interface WebhookJson {
-  name: string;
-  clientConfig?: { url?: string; service?: { namespace: string; name: string; path?: string; port?: number }; caBundle?: string };
-  rules?: RuleJson[] | null;
-  failurePolicy?: string | null;
-  matchPolicy?: string | null;
-  namespaceSelector?: MetaLabelSelector | null;
-  objectSelector?: MetaLabelSelector | null;
-  sideEffects?: string | null;
-  timeoutSeconds?: number | null;
-  admissionReviewVersions?: string[] | null;
-  reinvocationPolicy?: string | null;
-  matchConditions?: MatchConditionJson[] | null;
-}
+/** A webhook as stored: validation guarantees its name and its match conditions' names and expressions. */
+export type WebhookJson = Omit<WebhookObject, 'name' | 'matchConditions'> & { name: string; matchConditions?: MatchConditionJson[] | null };
 
 export interface WebhookConfigurationJson extends KObject {
   webhooks?: WebhookJson[] | null;
@@ -89,7 +73,9 @@ const strings = (v: string[] | null | undefined): readonly string[] => (Array.is
 function clientConfig(c: WebhookJson['clientConfig']): WebhookClientConfig {
   const out: WebhookClientConfig = {};
   if (c?.url) out.url = c.url;
-  if (c?.service) out.service = c.service;
+  const svc = c?.service;
+  // Validation requires a service's namespace and name; its port defaults to 443.
+  if (svc) out.service = { namespace: svc.namespace ?? '', name: svc.name ?? '', path: svc.path ?? undefined, port: svc.port ?? undefined };
   // caBundle is bytes in JSON (base64 of PEM text); the port wants the PEM.
   if (c?.caBundle) out.caBundle = Buffer.from(c.caBundle, 'base64').toString('utf8');
   return out;

@@ -11,6 +11,7 @@ export { schemaDeclType, type DeclType, type OpenApiSchema } from './schema-type
 export { celOptional, celValue, fromCelValue, toCelValue } from './values';
 export { escapePropertyName } from './escaping';
 export { T, typeName, type CelT } from './types';
+export { NAMESPACE_TYPE, REQUEST_TYPE } from './admission-types';
 export { COST_LIMIT_EXCEEDED } from './cost/runtime';
 export type { Range, SizeBounds } from './cost/estimate-types';
 export { costErrorMessage, maxCardinality, ruleCost, RUNTIME_CEL_COST_BUDGET, STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT } from './cost/limits';

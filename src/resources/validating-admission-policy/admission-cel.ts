@@ -8,7 +8,7 @@
  * and the result type is checked. Errors read as upstream's:
  * `compilation failed: ERROR: <input>:1:6: ...` or `must evaluate to bool but got dyn`.
  */
-import { CelEnvironment, compileRule, T, typeName, type CelT } from '../../machinery/cel';
+import { CelEnvironment, compileRule, NAMESPACE_TYPE, REQUEST_TYPE, T, typeName, type CelT } from '../../machinery/cel';
 import { FieldError, fieldErrors, FieldPath } from '../../machinery/field-errors';
 
 export interface ExpressionScope {
@@ -20,53 +20,6 @@ export interface ExpressionScope {
   variables?: Map<string, CelT>;
 }
 
-const obj = (name: string, fields: Record<string, CelT>) => T.object(name, new Map(Object.entries(fields)));
-
-/** Upstream's BuildRequestType: the AdmissionRequest without uid, object and oldObject. */
-const requestType = (() => {
-  const gvk = obj('kubernetes.GroupVersionKind', { group: T.string, version: T.string, kind: T.string });
-  const gvr = obj('kubernetes.GroupVersionResource', { group: T.string, version: T.string, resource: T.string });
-  const userInfo = obj('kubernetes.UserInfo', { username: T.string, uid: T.string, groups: T.list(T.string), extra: T.map(T.string, T.list(T.string)) });
-  return obj('kubernetes.AdmissionRequest', {
-    kind: gvk,
-    resource: gvr,
-    subResource: T.string,
-    requestKind: gvk,
-    requestResource: gvr,
-    requestSubResource: T.string,
-    name: T.string,
-    namespace: T.string,
-    operation: T.string,
-    userInfo,
-    dryRun: T.bool,
-    options: T.dyn,
-  });
-})();
-
-/** Upstream's BuildNamespaceType: the fields of a Namespace an expression may read. */
-const namespaceType = (() => {
-  const strings = T.list(T.string);
-  const labels = T.map(T.string, T.string);
-  const condition = obj('kubernetes.NamespaceCondition', { status: T.string, type: T.string, lastTransitionTime: T.timestamp, message: T.string, reason: T.string });
-  return obj('kubernetes.Namespace', {
-    metadata: obj('kubernetes.NamespaceMetadata', {
-      name: T.string,
-      generateName: T.string,
-      namespace: T.string,
-      labels,
-      annotations: labels,
-      UID: T.string,
-      creationTimestamp: T.timestamp,
-      deletionGracePeriodSeconds: T.int,
-      deletionTimestamp: T.timestamp,
-      generation: T.int,
-      resourceVersion: T.string,
-      finalizers: strings,
-    }),
-    spec: obj('kubernetes.NamespaceSpec', { finalizers: strings }),
-    status: obj('kubernetes.NamespaceStatus', { conditions: T.list(condition), phase: T.string }),
-  });
-})();
 
 const stateless = new Map<string, CelEnvironment>();
 
@@ -82,7 +35,7 @@ function environment(scope: ExpressionScope): CelEnvironment {
     if (cached) return cached;
   }
   const dyn = { type: T.dyn };
-  const vars: Record<string, { type: CelT }> = { object: dyn, oldObject: dyn, namespaceObject: { type: namespaceType }, request: { type: requestType } };
+  const vars: Record<string, { type: CelT }> = { object: dyn, oldObject: dyn, namespaceObject: { type: NAMESPACE_TYPE }, request: { type: REQUEST_TYPE } };
   if (scope.hasParams) vars.params = dyn;
   if (scope.hasAuthorizer) {
     vars.authorizer = dyn;
