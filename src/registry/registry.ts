@@ -140,10 +140,11 @@ export class Registry {
   async delete(def: ResourceDefinition, namespace: string | undefined, name: string, opts: DeleteOptions): Promise<DeleteResult> {
     const result = await deleteObject(this.store(def), namespace, name, opts);
     const converter = converterOf(def);
-    if (!converter || !result.object.apiVersion) return result;
-    // A delete works on the stored form (its writes only set deletion fields); the answer is in the request's version.
+    // A delete works on the stored form (its writes only set deletion fields); an object it answers with is
+    // converted to the request's version (a Status answer needs no call).
+    if (!converter || result.body !== result.object) return result;
     const object = await convertFromStorage(converter, result.object);
-    return { ...result, object, body: result.body === result.object ? object : result.body };
+    return { ...result, object, body: object };
   }
 
   /** Deletes every listed object through the per-item flow; answers with the list as it was. */
