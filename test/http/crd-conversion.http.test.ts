@@ -148,6 +148,23 @@ describe.each(backends)('CRD conversion webhook (%s)', (backend) => {
     await until('v2 reads to work again', async () => (await call('GET', dials('v2', 'a'))).status === 200, { timeoutMs: 10_000 });
   });
 
+  test('a watch with a v2 field selector sees an object leave and come back as DELETED and ADDED', async () => {
+    // The CRD changed in the test before, so its kinds' cache is new: watch from a write made after it loaded.
+    const got = (await call('GET', dials('v2', 'a'))).json;
+    const current = (await call('PUT', dials('v2', 'a'), { ...got, metadata: { ...got.metadata, labels: { step: '1' } } })).json;
+    const w = await WatchClient.open(s.url, `${dials('v2')}?watch=1&fieldSelector=spec.sizeString%3D7&resourceVersion=${current.metadata.resourceVersion}`);
+    const away = await call('PUT', dials('v2', 'a'), { ...current, spec: { sizeString: '8' } });
+    expect(away.status).toBe(200);
+    const back = await call('PUT', dials('v2', 'a'), { ...away.json, spec: { sizeString: '7' } });
+    expect(back.status).toBe(200);
+    const events = await w.waitFor(2);
+    expect(events.map((e) => [e.type, e.object.spec, e.object.metadata.resourceVersion])).toEqual([
+      ['DELETED', { sizeString: '7' }, away.json.metadata.resourceVersion],
+      ['ADDED', { sizeString: '7' }, back.json.metadata.resourceVersion],
+    ]);
+    w.close();
+  });
+
   test('strategy Webhook with a bad clientConfig is refused with upstream’s causes', async () => {
     const bad = crd({ url: 'http://user@example.com/convert?x=1#frag' }, ['v3']);
     const res = await call('POST', crdPath, { ...bad, metadata: { name: 'knobs.conv.example.com' }, spec: { ...bad.spec, names: { plural: 'knobs', singular: 'knob', kind: 'Knob' } } });
