@@ -45,16 +45,20 @@ export class ConvertingReadPath implements ReadPath {
     if (watch) this.watch = (def, opts) => this.watchConverted(watch, def, opts);
   }
 
-  async get(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<ObjectResult | undefined> {
+  // Not async: a kind without a converter gets the read path's own promise, no extra step.
+  get(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<ObjectResult | undefined> {
     const converter = converterOf(def);
-    const found = await this.inner.get(def, namespace, name, resourceVersion);
-    if (!converter || !found) return found;
-    return ObjectResult.of(await convertFromStorage(converter, found.object));
+    if (!converter) return this.inner.get(def, namespace, name, resourceVersion);
+    return this.inner.get(def, namespace, name, resourceVersion).then(async (found) => found && ObjectResult.of(await convertFromStorage(converter, found.object)));
   }
 
-  async list(def: ResourceDefinition, opts: ListOptions): Promise<ListResult> {
+  list(def: ResourceDefinition, opts: ListOptions): Promise<ListResult> {
     const converter = converterOf(def);
     if (!converter) return this.inner.list(def, opts);
+    return this.listConverted(converter, def, opts);
+  }
+
+  private async listConverted(converter: AsyncConverter, def: ResourceDefinition, opts: ListOptions): Promise<ListResult> {
     const predicate = compilePredicate(def, opts.labelSelector, opts.fieldSelector, shardSelectorOf(opts, this.gates));
     const list = await this.inner.list(def, unselected(opts));
     const items = await converter.fromStorage(list.items);
@@ -64,13 +68,18 @@ export class ConvertingReadPath implements ReadPath {
     return new ListResult({ kind: list.kind, apiVersion: list.apiVersion, metadata }, { decoded: items.filter((o) => predicate.matches(o)) });
   }
 
-  private async watchConverted(
+  private watchConverted(watch: (def: ResourceDefinition, opts: ListOptions) => Promise<EventWatcher>, def: ResourceDefinition, opts: ListOptions): Promise<EventWatcher> {
+    const converter = converterOf(def);
+    if (!converter) return watch(def, opts);
+    return this.convertedWatch(watch, converter, def, opts);
+  }
+
+  private async convertedWatch(
     watch: (def: ResourceDefinition, opts: ListOptions) => Promise<EventWatcher>,
+    converter: AsyncConverter,
     def: ResourceDefinition,
     opts: ListOptions,
   ): Promise<EventWatcher> {
-    const converter = converterOf(def);
-    if (!converter) return watch(def, opts);
     const predicate = compilePredicate(def, opts.labelSelector, opts.fieldSelector, shardSelectorOf(opts, this.gates));
     return new ConvertingWatcher(await watch(def, unselected(opts)), converter, predicate);
   }
