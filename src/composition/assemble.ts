@@ -157,7 +157,7 @@ export function assemble(opts: AssembleOptions): Assembled {
   const compactor = startCompactor(storage, (opts.compactionIntervalSeconds ?? 0) * 1000, (msg, extra) => log('info', msg, extra));
   const systemNamespaces = startSystemNamespaces(apiserverClient, log, { watch: watchChanges, namespacesInUse: cachedNamespaces(cache) });
   // Every replica serves custom resources, leader or not, as every kube-apiserver does.
-  const crds = startCrdControllers(apiserverClient, registry.served, log, { watch: watchChanges, clock: systemClock });
+  const crds = startCrdControllers(apiserverClient, registry.served, log, { watch: watchChanges, clock: systemClock, webhooks });
   // No kube-controller-manager here: its controllers run in this process, as registry clients.
   const controllerOpts = opts.controllers ?? {};
   const election = controllerOpts.leaderElection;

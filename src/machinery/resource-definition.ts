@@ -86,6 +86,20 @@ export interface StoredAs {
    * resource), so what a write stored is also its answer.
    */
   sameForm?: boolean;
+  /**
+   * Conversion that takes a call (a custom resource's conversion webhook): then toStorage and fromStorage leave
+   * objects in the stored form, and the registry converts with this at its edges (reads, and each write's
+   * old and new object). Kinds without it never wait on a conversion.
+   */
+  converter?: AsyncConverter;
+}
+
+/** Converts objects between a kind's version and its stored form, all of them in one call. */
+export interface AsyncConverter {
+  /** Stored objects in this kind's version (pruned and defaulted as a read of it is). */
+  fromStorage(objs: KObject[]): Promise<KObject[]>;
+  /** This kind's objects in the stored version. */
+  toStorage(objs: KObject[]): Promise<KObject[]>;
 }
 
 /** A subresource whose writes replace part of the object (status, approval). */

@@ -38,3 +38,26 @@ export function webhookUrl(config: WebhookClientConfig): string {
   if (!s) throw new WebhookCallError('unreachable', 'webhook has no url and no service');
   return `https://${s.name}.${s.namespace}.svc:${s.port ?? 443}${s.path ?? ''}`;
 }
+
+/** Go's wording for the transport failures Node names differently. */
+const goWording: Array<[RegExp, string]> = [
+  [/^connect ECONNREFUSED (.+)$/, 'dial tcp $1: connect: connection refused'],
+  [/^getaddrinfo (?:ENOTFOUND|EAI_AGAIN) (.+)$/, 'dial tcp: lookup $1: no such host'],
+  [/^(?:self[- ]signed certificate.*|unable to verify the first certificate|unable to get local issuer certificate)$/, 'tls: failed to verify certificate: x509: certificate signed by unknown authority'],
+  [/^certificate has expired$/, 'tls: failed to verify certificate: x509: certificate has expired or is not yet valid'],
+  [/^socket hang up$/, 'EOF'],
+  [/^read ECONNRESET$/, 'read: connection reset by peer'],
+];
+
+/** A transport failure's message as Go's net/http words it (upstream's errors quote those). */
+export function goTransportReason(message: string): string {
+  for (const [re, text] of goWording) if (re.test(message)) return message.replace(re, text);
+  return message;
+}
+
+/** Go's Duration text for whole seconds (`10s`, `1m0s`). */
+export function goSeconds(s: number): string {
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  return m < 60 ? `${m}m${s % 60}s` : `${Math.floor(m / 60)}h${m % 60}m${s % 60}s`;
+}

@@ -15,7 +15,7 @@ import { parseResourceVersion, validateListOptions } from './list-options';
 import { compilePredicate, shardSelectorOf, type Predicate } from './predicate';
 import { ListOptions } from './request';
 import type { FeatureGates } from '../machinery/feature-gates';
-import type { CacheWatcher } from './watch-cache/cache-watcher';
+import type { EventWatcher } from './watch-cache/cache-watcher';
 
 /** A list read from storage as a ListResult: items decoded, and their JSON as stored (resourceVersion written in). */
 export function storageListResult(list: StorageList): ListResult {
@@ -34,7 +34,7 @@ export interface ReadPath {
   get(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<ObjectResult | undefined>;
   list(def: ResourceDefinition, opts: ListOptions): Promise<ListResult>;
   /** A watch from opts.resourceVersion, when the path can serve one (the watch cache does). */
-  watch?(def: ResourceDefinition, opts: ListOptions): Promise<CacheWatcher>;
+  watch?(def: ResourceDefinition, opts: ListOptions): Promise<EventWatcher>;
 }
 
 

@@ -16,7 +16,8 @@ import { DeleteOptions, FieldValidation, ListOptions, PatchRequest, WriteOptions
 import { ResourceStore } from './store';
 import { DefinitionSet } from './definition-set';
 import { applyPatch } from './patch';
-import type { CacheWatcher } from './watch-cache/cache-watcher';
+import type { EventWatcher } from './watch-cache/cache-watcher';
+import { ConvertingReadPath, converterOf, convertFromStorage } from './conversion';
 
 /** A request body as the adapter decoded it, with the duplicate keys it saw. */
 export interface DecodedBody {
@@ -41,7 +42,7 @@ export class Registry {
       if ('added' in change) this.stores.set(change.added, new ResourceStore(change.added, deps));
       else this.stores.delete(change.removed);
     });
-    this.reads = reads ?? new StorageReadPath(deps.storage, deps.gates);
+    this.reads = new ConvertingReadPath(reads ?? new StorageReadPath(deps.storage, deps.gates), deps.gates);
   }
 
   /** The kinds served now. */
@@ -96,7 +97,7 @@ export class Registry {
   }
 
   /** WATCH: the events after opts.resourceVersion, from the read path (the watch cache). */
-  watch(def: ResourceDefinition, opts: ListOptions): Promise<CacheWatcher> {
+  watch(def: ResourceDefinition, opts: ListOptions): Promise<EventWatcher> {
     if (!this.reads.watch) throw errors.methodNotAllowed('watch', def);
     return this.reads.watch(def, opts);
   }
@@ -136,8 +137,14 @@ export class Registry {
     }, false);
   }
 
-  delete(def: ResourceDefinition, namespace: string | undefined, name: string, opts: DeleteOptions): Promise<DeleteResult> {
-    return deleteObject(this.store(def), namespace, name, opts);
+  async delete(def: ResourceDefinition, namespace: string | undefined, name: string, opts: DeleteOptions): Promise<DeleteResult> {
+    const result = await deleteObject(this.store(def), namespace, name, opts);
+    const converter = converterOf(def);
+    // A delete works on the stored form (its writes only set deletion fields); an object it answers with is
+    // converted to the request's version (a Status answer needs no call).
+    if (!converter || result.body !== result.object) return result;
+    const object = await convertFromStorage(converter, result.object);
+    return { ...result, object, body: object };
   }
 
   /** Deletes every listed object through the per-item flow; answers with the list as it was. */

@@ -6,10 +6,11 @@
 import { errors } from '../machinery/status';
 import { RenderedValue } from '../machinery/field-errors';
 import { KObject } from '../machinery/object';
-import { ResourceDefinition } from '../machinery/resource-definition';
+import { AsyncConverter, ResourceDefinition } from '../machinery/resource-definition';
 import { KeyExistsError, KeyValue, PutOptions } from '../ports/storage.port';
 import { checkTypeMeta, keepSubresourceFields, reconcileNamespace, resetManagedFieldsRequest, shapeAsStored, validateCreate } from './admission';
 import { decodeKeyValue } from './codec';
+import { converterOf, convertFromStorage, convertToStorage } from './conversion';
 import { encodeWithinLimit } from './object-size';
 import { ObjectResult } from './results';
 import { guaranteedUpdate, type UpdateFn } from './update';
@@ -82,8 +83,14 @@ export class ResourceStore {
 
   /** The result of a write: the bytes it stored answer in JSON (not a second encoding), where they are the kind's own form. */
   written(obj: KObject, stored: Buffer, revision: number, created = false): ObjectResult {
-    const own = !this.def.storedAs || this.def.storedAs.sameForm;
+    const own = !this.def.storedAs || (this.def.storedAs.sameForm && !this.def.storedAs.converter);
     return own ? ObjectResult.ofStored(obj, stored, revision, created) : ObjectResult.of(obj, created);
+  }
+
+  /** The answer to a write of a kind converted by a call: what was stored, converted back (as upstream decodes it). */
+  async convertedBack(converter: AsyncConverter, stored: KObject, revision: number, created = false): Promise<ObjectResult> {
+    const out = { ...stored, metadata: { ...stored.metadata, resourceVersion: String(revision) } };
+    return ObjectResult.of(await convertFromStorage(converter, out), created);
   }
 
   async create(namespace: string | undefined, obj: KObject, opts: WriteOptions, created = false): Promise<ObjectResult> {
@@ -126,10 +133,13 @@ export class ResourceStore {
     recordManagedFields(def, obj, undefined, opts, this.deps.clock.now());
     await admission?.validate(attributes());
 
+    const converter = converterOf(def);
     for (let attempt = 1; ; attempt++) {
       const key = this.key(meta.namespace, meta.name!);
       try {
-        const encoded = encodeWithinLimit(def, obj);
+        // A kind converted by a call is stored as converted (again on a retry: the generated name changed).
+        const stored = converter ? await convertToStorage(converter, obj) : obj;
+        const encoded = encodeWithinLimit(def, stored);
         if (opts.dryRun) {
           const existing = await this.deps.storage.get(key);
           if (existing) throw new KeyExistsError(key);
@@ -137,6 +147,7 @@ export class ResourceStore {
         }
         const rev = await this.deps.storage.create(key, encoded, this.putOptions());
         meta.resourceVersion = String(rev);
+        if (converter) return this.convertedBack(converter, stored, rev, created);
         return this.written(obj, encoded, rev, created);
       } catch (e) {
         if (!(e instanceof KeyExistsError)) throw e;

@@ -16,7 +16,8 @@ import { WriteOptions } from './request';
 import type { AdmissionAttributes } from './admission-chain';
 import { ignoreManagedFieldsTimestamps, recordManagedFields } from './managed-fields';
 import type { RegistryDeps } from './context';
-import type { ResourceDefinition } from '../machinery/resource-definition';
+import type { AsyncConverter, ResourceDefinition } from '../machinery/resource-definition';
+import { converterOf, convertFromStorage, convertToStorage } from './conversion';
 
 /**
  * Produces the new version of an object from the stored one (undefined when
@@ -37,6 +38,7 @@ export interface UpdatingStore {
   putOptions(): PutOptions | undefined;
   create(namespace: string | undefined, obj: KObject, opts: WriteOptions, created?: boolean): Promise<ObjectResult>;
   written(obj: KObject, stored: Buffer, revision: number, created?: boolean): ObjectResult;
+  convertedBack(converter: AsyncConverter, stored: KObject, revision: number, created?: boolean): Promise<ObjectResult>;
 }
 
 const maxCasAttempts = 16;
@@ -72,8 +74,10 @@ export async function guaranteedUpdate(
           throw e;
         }
       }
-      const old = decodeKeyValue(def, current);
-      const obj = await produce(old, () => decodeKeyValue(def, current));
+      const converter = converterOf(def);
+      // A kind converted by a call is updated in the request's version: the stored object is converted first.
+      const old = converter ? await convertFromStorage(converter, decodeKeyValue(def, current)) : decodeKeyValue(def, current);
+      const obj = await produce(old, converter ? () => structuredClone(old) : () => decodeKeyValue(def, current));
       checkTypeMeta(def, obj);
       const rv = obj.metadata.resourceVersion;
       if (rv && rv !== old.metadata.resourceVersion) throw errors.staleResourceVersion(store.ref, name);
@@ -122,7 +126,8 @@ export async function guaranteedUpdate(
       // The last finalizer is gone: the object goes, unless the kind itself still holds it.
       const finalizing = !!obj.metadata.deletionTimestamp && !(obj.metadata.finalizers?.length) && !def.strategy.deletion?.holds(obj);
       // A write that only ends a deletion stores nothing new, so it is never refused for size.
-      const encoded = finalizing ? encodeForStorage(def, obj) : encodeWithinLimit(def, obj);
+      const stored = converter ? await convertToStorage(converter, obj) : obj;
+      const encoded = finalizing ? encodeForStorage(def, stored) : encodeWithinLimit(def, stored);
       // Unchanged content (key order aside) is not written: no new resourceVersion, no watch event.
       if (!finalizing && (encoded.equals(current.value) || sameContent(obj, old))) return store.written(old, current.value, current.modRevision);
       if (opts.dryRun) return ObjectResult.of(obj);
@@ -133,6 +138,7 @@ export async function guaranteedUpdate(
         }
         const rev = await store.deps.storage.update(key, encoded, current.modRevision, store.putOptions());
         obj.metadata.resourceVersion = String(rev);
+        if (converter) return store.convertedBack(converter, stored, rev);
         return store.written(obj, encoded, rev);
       } catch (e) {
         // Another remover of the last finalizer won the race: the object is gone either way (upstream answers 200).

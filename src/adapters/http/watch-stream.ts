@@ -12,14 +12,14 @@ import { channel } from 'node:diagnostics_channel';
 import type { Request, Response } from 'express';
 import type { ResourceDefinition } from '../../machinery/resource-definition';
 import type { ListOptions } from '../../registry/request';
-import type { CacheWatcher } from '../../registry/watch-cache';
+import type { EventWatcher } from '../../registry/watch-cache';
 import type { ResponseFormat } from './media';
 import type { WatchServer } from './watch';
 import { bookmarkFrame, errorFrame, EventEncoder } from './watch-frames';
 
 /** Where watches come from (the registry). */
 export interface WatchSource {
-  watch(def: ResourceDefinition, opts: ListOptions): Promise<CacheWatcher>;
+  watch(def: ResourceDefinition, opts: ListOptions): Promise<EventWatcher>;
 }
 
 export interface WatchStreamOptions {
@@ -84,7 +84,7 @@ class WatchStream {
   constructor(
     private readonly def: ResourceDefinition,
     private readonly res: Response,
-    private readonly watcher: CacheWatcher,
+    private readonly watcher: EventWatcher,
     private readonly encoder: EventEncoder,
     private readonly opts: ListOptions,
     private readonly config: WatchStreamOptions,

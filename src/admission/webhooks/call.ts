@@ -7,32 +7,10 @@
  * wording for the common ones), `received invalid webhook response: <why>`
  * for answers that fail VerifyAdmissionResponse.
  */
-import { WebhookCallError, webhookUrl, type WebhookPort } from '../../ports/webhook.port';
+import { goSeconds, goTransportReason, WebhookCallError, webhookUrl, type WebhookPort } from '../../ports/webhook.port';
 import type { Webhook } from './configuration';
 import { InvalidResponse, UndecodableAnswer, verifyResponse, type AdmissionResponse, type ReviewVersion } from './review';
 import { CallingWebhookError } from './webhook-errors';
-
-/** Go's wording for the transport failures Node names differently. */
-const goWording: Array<[RegExp, string]> = [
-  [/^connect ECONNREFUSED (.+)$/, 'dial tcp $1: connect: connection refused'],
-  [/^getaddrinfo (?:ENOTFOUND|EAI_AGAIN) (.+)$/, 'dial tcp: lookup $1: no such host'],
-  [/^(?:self[- ]signed certificate.*|unable to verify the first certificate|unable to get local issuer certificate)$/, 'tls: failed to verify certificate: x509: certificate signed by unknown authority'],
-  [/^certificate has expired$/, 'tls: failed to verify certificate: x509: certificate has expired or is not yet valid'],
-  [/^socket hang up$/, 'EOF'],
-  [/^read ECONNRESET$/, 'read: connection reset by peer'],
-];
-
-function goReason(message: string): string {
-  for (const [re, text] of goWording) if (re.test(message)) return message.replace(re, text);
-  return message;
-}
-
-/** Go's Duration text for whole seconds (`10s`, `1m0s`). */
-function goSeconds(s: number): string {
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  return m < 60 ? `${m}m${s % 60}s` : `${Math.floor(m / 60)}h${m % 60}m${s % 60}s`;
-}
 
 /** The URL called: the webhook's, with the deadline in whole seconds rounded up, as upstream's rest client adds it. */
 function callUrl(hook: Webhook, timeoutMs: number): string {
@@ -67,7 +45,7 @@ export async function callWebhook(port: WebhookPort, call: Call): Promise<Admiss
     if (!(e instanceof WebhookCallError)) throw e;
     // Transport failures are url.Errors in Go (`Post "<url>": ...`); a status or an undecodable body is not.
     const transport = e.failure === 'timeout' || e.failure === 'unreachable';
-    throw new CallingWebhookError(hook.name, `failed to call webhook: ${transport ? `Post "${url}": ${goReason(e.message)}` : e.message}`);
+    throw new CallingWebhookError(hook.name, `failed to call webhook: ${transport ? `Post "${url}": ${goTransportReason(e.message)}` : e.message}`);
   }
   try {
     return verifyResponse(call.version, call.uid, call.mutating, answer);

@@ -14,6 +14,7 @@ import { watching, type WatchChanges } from '../changes';
 import { CRDConditions, customResourceDefinitionDefinition, isConditionTrue, type CustomResourceDefinitionStatusObject } from '../../resources/custom-resource-definition';
 import { customResourceKinds } from '../../resources/custom-resource';
 import type { Log } from '../controller-identity';
+import type { WebhookPort } from '../../ports/webhook.port';
 import { startPassLoop, type PassLoop } from '../pass-loop';
 
 interface ServedCrd {
@@ -38,7 +39,7 @@ export interface CrdServing extends PassLoop {
   synced(): boolean;
 }
 
-export function startCrdServing(registry: RegistryClient, servedKinds: Pick<DefinitionSet, 'add' | 'remove'>, log: Log, watch: WatchChanges): CrdServing {
+export function startCrdServing(registry: RegistryClient, servedKinds: Pick<DefinitionSet, 'add' | 'remove'>, log: Log, watch: WatchChanges, webhooks?: WebhookPort): CrdServing {
   const served = new Map<string, ServedCrd>();
   let synced = false;
   const replace = (name: string, next: ServedCrd | undefined) => {
@@ -69,7 +70,7 @@ export function startCrdServing(registry: RegistryClient, servedKinds: Pick<Defi
           continue;
         }
         const next: ServedCrd = { basis, defs: [], terminating };
-        next.defs = customResourceKinds(crd, { terminating: () => next.terminating });
+        next.defs = customResourceKinds(crd, { terminating: () => next.terminating, webhooks });
         replace(name, next);
         log('info', 'serving custom resources', { crd: name, versions: next.defs.map((d) => d.version), terminating });
       }

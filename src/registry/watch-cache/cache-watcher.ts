@@ -16,7 +16,8 @@ import type { CacheEvent, ChangeType } from './event-log';
 import type { KindCache, WatcherHandle } from './kind-cache';
 
 export type WatchItem =
-  | { kind: 'event'; type: ChangeType; rev: number; object: CachedObject; frame(): Buffer }
+  /** prev: the object before a MODIFIED event (converting watchers match selectors on both). */
+  | { kind: 'event'; type: ChangeType; rev: number; object: CachedObject; prev?: CachedObject; frame(): Buffer }
   /** The initial state has been sent (sendInitialEvents): bookmark at rev. */
   | { kind: 'initial-events-end'; rev: number }
   /** The watch failed; send this Status as an ERROR event and close. */
@@ -35,7 +36,17 @@ export interface WatchStart {
   error?: Status;
 }
 
-export class CacheWatcher implements WatcherHandle {
+/** What a watch stream pulls events from: a CacheWatcher, or one that converts its events first. */
+export interface EventWatcher {
+  /** Called (synchronously) when new events may be available. */
+  onWake: (() => void) | undefined;
+  readonly active: boolean;
+  next(): WatchItem | undefined;
+  bookmarkRevision(): number | undefined;
+  close(): void;
+}
+
+export class CacheWatcher implements WatcherHandle, EventWatcher {
   readonly startRev: number;
   /** Highest revision this watcher has been shown or has skipped past. */
   private pos: number;
@@ -99,7 +110,7 @@ export class CacheWatcher implements WatcherHandle {
       if (ev.rev <= this.startRev) continue;
       if (ev.rev > this.pos) this.pos = ev.rev;
       const type = this.transition(ev);
-      if (type) return { kind: 'event', type, rev: ev.rev, object: (type === 'DELETED' ? ev.prev : ev.object)!, frame: () => ev.frame(type) };
+      if (type) return { kind: 'event', type, rev: ev.rev, object: (type === 'DELETED' ? ev.prev : ev.object)!, prev: ev.prev, frame: () => ev.frame(type) };
     }
   }
 

@@ -14,10 +14,26 @@ import type { CustomResourceDefinitionSpecObject, CustomResourceDefinitionStatus
 import { customResourceStrategy, decodeBody, decodeStored, type ServedVersion } from './custom-resource.strategy';
 import { statusSubresource } from './custom-resource.status';
 import { scaleSubresource } from './custom-resource.scale';
+import { webhookConverter, type ConversionWebhook } from './custom-resource.conversion';
+import type { WebhookClientConfig, WebhookPort } from '../../ports/webhook.port';
 
 export interface CustomResourceOptions {
   /** The CRD is being deleted: its kinds are still read and deleted, but nothing new is created. Asked on each create. */
   terminating?: boolean | (() => boolean);
+  /** How conversion webhooks are called; without it a CRD with strategy Webhook converts as None does. */
+  webhooks?: WebhookPort;
+}
+
+/** The CRD's conversion webhook, when its strategy is Webhook (caBundle decoded to PEM). */
+function conversionWebhook(spec: CustomResourceDefinitionSpecObject): ConversionWebhook | undefined {
+  const c = spec.conversion;
+  const client = c?.webhook?.clientConfig;
+  if (c?.strategy !== 'Webhook' || !client) return undefined;
+  const clientConfig: WebhookClientConfig = {};
+  if (client.url) clientConfig.url = client.url;
+  if (client.service) clientConfig.service = { namespace: client.service.namespace ?? '', name: client.service.name ?? '', path: client.service.path ?? undefined, port: client.service.port ?? 443 };
+  if (client.caBundle) clientConfig.caBundle = Buffer.from(client.caBundle, 'base64').toString('utf8');
+  return { clientConfig, conversionReviewVersions: c.webhook?.conversionReviewVersions ?? [] };
 }
 
 /** Upstream's OpenAPI name of a custom resource's schema: the reversed group, version and kind (com.example.v1.Widget). */
@@ -49,6 +65,7 @@ export function customResourceKinds(crd: KObject, opts: CustomResourceOptions = 
   const versions = spec.versions ?? [];
   const storage = versions.find((v) => v.storage)?.name;
   if (!group || !names.plural || !names.kind || !storage) return [];
+  const hook = opts.webhooks && conversionWebhook(spec);
   const defs: ResourceDefinition[] = [];
   for (const version of versions) {
     if (!version.served || !version.name) continue;
@@ -102,13 +119,24 @@ export function customResourceKinds(crd: KObject, opts: CustomResourceOptions = 
       allowUnconditionalUpdate: false,
       validateName: nameIsDNSSubdomain,
       strategicMergePatch: false,
-      storedAs: {
-        group,
-        plural: names.plural,
-        sameForm: version.name === storage,
-        toStorage: (obj) => ({ ...obj, apiVersion: `${group}/${storage}` }),
-        fromStorage: (obj) => decodeStored(served, obj),
-      },
+      storedAs: hook
+        ? {
+            // Objects stay in the form they are stored in until the registry converts them (every version: objects
+            // stored in an earlier storage version are converted too).
+            group,
+            plural: names.plural,
+            sameForm: version.name === storage,
+            toStorage: (obj) => obj,
+            fromStorage: (obj) => obj,
+            converter: webhookConverter(served, hook, opts.webhooks!),
+          }
+        : {
+            group,
+            plural: names.plural,
+            sameForm: version.name === storage,
+            toStorage: (obj) => ({ ...obj, apiVersion: `${group}/${storage}` }),
+            fromStorage: (obj) => decodeStored(served, obj),
+          },
       deprecationWarning: version.deprecated ? (version.deprecationWarning ?? `${group}/${version.name} ${names.kind} is deprecated`) : undefined,
     });
   }
