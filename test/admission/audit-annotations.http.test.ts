@@ -6,20 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { defaultPolicy } from '../../src/auth/audit/policy';
-import type { AuditSinkPort } from '../../src/ports/audit.port';
+import { MemorySink } from '../support/memory-audit-sink';
 import { startSecureTestServer, type Credentials, type SecureTestServer } from '../support/secure-server';
 import { until } from '../support/until';
-
-class MemorySink implements AuditSinkPort {
-  lines: string[] = [];
-  write(line: string) {
-    this.lines.push(line);
-  }
-  async close() {}
-  events(): Array<Record<string, any>> {
-    return this.lines.map((l) => JSON.parse(l));
-  }
-}
 
 const kinds = '/apis/admissionregistration.k8s.io/v1';
 const configMaps = '/api/v1/namespaces/default/configmaps';

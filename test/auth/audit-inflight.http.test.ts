@@ -3,21 +3,10 @@ import { request } from 'node:https';
 import { randomUUID } from 'node:crypto';
 import { startSecureTestServer, SecureTestServer, Credentials } from '../support/secure-server';
 import { defaultPolicy, parsePolicy } from '../../src/auth/audit/policy';
-import type { AuditSinkPort } from '../../src/ports/audit.port';
+import { MemorySink } from '../support/memory-audit-sink';
 import { until } from '../support/until';
 import { WatchClient } from '../watch/harness';
 import { KUBECTL_BODIES } from '../unit/protobuf/kubectl-bodies';
-
-class MemorySink implements AuditSinkPort {
-  lines: string[] = [];
-  write(line: string) {
-    this.lines.push(line);
-  }
-  async close() {}
-  events() {
-    return this.lines.map((l) => JSON.parse(l));
-  }
-}
 
 describe('audit', () => {
   let s: SecureTestServer;

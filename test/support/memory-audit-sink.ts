@@ -1,0 +1,14 @@
+/** An audit sink that keeps every line, for tests that read the events a server wrote. */
+import type { AuditSinkPort } from '../../src/ports/audit.port';
+
+export class MemorySink implements AuditSinkPort {
+  lines: string[] = [];
+  write(line: string) {
+    this.lines.push(line);
+  }
+  async close() {}
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  events(): any[] {
+    return this.lines.map((l) => JSON.parse(l));
+  }
+}
