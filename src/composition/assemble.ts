@@ -25,6 +25,7 @@ import { withDeadlines } from '../registry/storage-deadline';
 import { DefinitionSet } from '../registry/definition-set';
 import { alwaysAllow, type AuthorizerPort } from '../ports/authorizer.port';
 import { RbacAuthorizer } from '../auth/authz/rbac-authorizer';
+import { cachedTokenVerifier } from '../auth/authn/token-cache';
 import { AuthenticatorChain } from '../auth/authn/chain';
 import { podCertificateAuthenticator, x509Authenticator } from '../auth/authn/x509';
 import { tokenFileAuthenticator } from '../auth/authn/token-file';
@@ -140,7 +141,7 @@ export function assemble(opts: AssembleOptions): Assembled {
   const lookup = uidLookup(cache, definitions);
   const tokenAuthenticators = [
     ...(security.staticTokens ? [audienceAgnostic(tokenFileAuthenticator(security.staticTokens), security.audiences)] : []),
-    ...(security.tokens ? [serviceAccountAuthenticator(security.tokens, lookup, systemClock, { issuers: security.issuers, audiences: security.audiences })] : []),
+    ...(security.tokens ? [serviceAccountAuthenticator(cachedTokenVerifier(security.tokens, (s) => crypto.sha256Hex(s)), lookup, systemClock, { issuers: security.issuers, audiences: security.audiences })] : []),
   ];
   const authenticator = new AuthenticatorChain([podCertificateAuthenticator(lookup), x509Authenticator], tokenAuthenticators, security.anonymous);
   const podCertificates = opts.tls ? podCertificateVerifier(opts.tls.clientCa) : undefined;
