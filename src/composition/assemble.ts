@@ -32,6 +32,7 @@ import { tokenFileAuthenticator } from '../auth/authn/token-file';
 import { audienceAgnostic } from '../auth/authn/audiences';
 import { serviceAccountAuthenticator } from '../auth/authn/service-account';
 import { AuditTrail } from '../auth/audit/trail';
+import { BufferedAuditBackend, defaultBufferedAudit } from '../auth/audit/buffered';
 import { startRbacBootstrap } from '../controllers/rbac-bootstrap';
 import { startSystemNamespaces } from '../controllers/system-namespaces';
 import { auditedClient } from '../controllers/audited-client';
@@ -145,7 +146,9 @@ export function assemble(opts: AssembleOptions): Assembled {
   ];
   const authenticator = new AuthenticatorChain([podCertificateAuthenticator(lookup), x509Authenticator], tokenAuthenticators, security.anonymous);
   const podCertificates = opts.tls ? podCertificateVerifier(opts.tls.clientCa) : undefined;
-  const audit = security.audit ? new AuditTrail(security.audit.policy, security.audit.sink, systemClock) : undefined;
+  const audit = security.audit
+    ? new AuditTrail(security.audit.policy, new BufferedAuditBackend(security.audit.sink, security.audit.buffer ?? defaultBufferedAudit, metrics.audit), systemClock)
+    : undefined;
   // In-process clients, audited as upstream audits its loopback and controller-manager requests over HTTP.
   const build = `${version.gitVersion} (${version.platform}) kubernetes/${version.gitCommit.slice(0, 7)}`;
   const apiserverClient = auditedClient(registry, audit, { userAgent: () => `kube-apiserver/${build}`, newId: () => systemRandom.uuid() });
@@ -277,7 +280,7 @@ export function assemble(opts: AssembleOptions): Assembled {
             }),
         ),
       );
-      await security.audit?.sink.close();
+      await audit?.close(); // every buffered event written before the sink closes
       webhooks.close();
       await storage.close();
     },

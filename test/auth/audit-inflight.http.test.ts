@@ -10,8 +10,8 @@ import { KUBECTL_BODIES } from '../unit/protobuf/kubectl-bodies';
 
 class MemorySink implements AuditSinkPort {
   lines: string[] = [];
-  write(line: string) {
-    this.lines.push(line);
+  async write(lines: string[]) {
+    this.lines.push(...lines);
   }
   async close() {}
   events() {

@@ -161,6 +161,9 @@ export function accessFilter(deps: AccessDeps): RequestHandler {
         name: info.name,
         path: info.resourceRequest ? undefined : info.path,
       };
+      // A full audit buffer under the blocking policy holds new requests back until the writer catches up.
+      const room = deps.audit?.room();
+      if (room) await room;
       const audit = deps.audit ? auditRequest(deps.audit, req, res, attrs) : undefined;
       setUser(res, user);
       if (tls && wantsImpersonation(req.headers)) {
