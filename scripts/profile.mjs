@@ -2,8 +2,10 @@
 // an etcd of its own), run under `node --cpu-prof`, then the top functions by self and by inclusive time, and self
 // time per package, over the measured run only (after PROFILE_WARMUP seconds, default 3, of the same load).
 // Scenarios: create (16 clients POST ConfigMaps), get (32 clients GET one ConfigMap, RV=0), list (LIST of 2,000).
+// PROFILE_SECURE=1: the same load over HTTPS as a bearer-token user that an RBAC binding allows (the bench's
+// secure cells), to compare with the plain port's profile.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,27 +21,44 @@ if (!['create', 'get', 'list'].includes(scenario)) {
 }
 const work = mkdtempSync(join(tmpdir(), 'profile-'));
 const port = await freePort();
+const secure = !!process.env.PROFILE_SECURE;
+const securePort = secure ? await freePort() : 0;
+const token = 'profile-token-0123456789';
+mkdirSync(join(work, 'pki'));
+writeFileSync(join(work, 'tokens.csv'), `${token},profile-user,profile-uid,profile-group\n`);
+const secureArgs = secure ? ['--token-auth-file', join(work, 'tokens.csv')] : [];
 const etcd = process.argv[3] === 'etcd' ? await startEtcd() : undefined;
 const store = etcd ? ['--etcd-servers', etcd.endpoint, '--data-dir', join(work, 'data')] : ['--data-dir', join(work, 'data')];
 // PROFILE_NODE_ARGS="--max-semi-space-size=32" (say): extra node options for the server.
 const nodeArgs = (process.env.PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const child = spawn(process.execPath, [...nodeArgs, '--cpu-prof', `--cpu-prof-dir=${join(work, 'prof')}`, join(root, 'dist/main.js'), ...store,
-  '--cert-dir', join(work, 'pki'), '--port', String(port), '--secure-port', '0', '--log-level', 'warn'], { stdio: 'inherit' });
-const base = `http://127.0.0.1:${port}/api/v1/namespaces/profile/configmaps`;
+  '--cert-dir', join(work, 'pki'), '--port', String(port), '--secure-port', String(securePort), '--log-level', 'warn', ...secureArgs], { stdio: 'inherit' });
+const plainBase = `http://127.0.0.1:${port}/api/v1/namespaces/profile/configmaps`;
+const base = secure ? `https://127.0.0.1:${securePort}/api/v1/namespaces/profile/configmaps` : plainBase;
 for (let i = 0; i < 300; i++) {
   try { if ((await request(`http://127.0.0.1:${port}/readyz`)).status === 200) break; } catch { /* starting */ }
   await sleep(100);
 }
 const body = (name, size = 100) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: 'v'.repeat(size) } });
-const a = agent(32);
-if (scenario === 'get') await request(base, { method: 'POST', body: body('target') });
-if (scenario === 'list') await pool(2000, 32, (i) => request(base, { method: 'POST', body: body(`cm-${i}`, 900), agent: a }));
+if (secure) {
+  const rbac = `http://127.0.0.1:${port}/apis/rbac.authorization.svc.io/v1`;
+  const post = (url, o) => request(url, { method: 'POST', body: JSON.stringify(o) });
+  await post(`${rbac}/clusterroles`, { metadata: { name: 'profile' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'create'] }] });
+  await post(`${rbac}/namespaces/profile/rolebindings`, {
+    metadata: { name: 'profile' }, roleRef: { apiGroup: 'rbac.authorization.svc.io', kind: 'ClusterRole', name: 'profile' },
+    subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.svc.io', name: 'profile-user' }],
+  });
+}
+const a = secure ? agent(32, { ca: readFileSync(join(work, 'pki', 'ca.crt')) }) : agent(32);
+const headers = secure ? { authorization: `Bearer ${token}` } : {};
+if (scenario === 'get') await request(plainBase, { method: 'POST', body: body('target') });
+if (scenario === 'list') await pool(2000, 32, (i) => request(plainBase, { method: 'POST', body: body(`cm-${i}`, 900) }));
 const clients = Number(process.env.PROFILE_CLIENTS ?? (scenario === 'list' ? 4 : scenario === 'get' ? 32 : 16));
 let run = 0;
 const load = (ms) => closedLoop(clients, ms, async (i) => {
-  const r = scenario === 'create' ? await request(base, { method: 'POST', body: body(`c-${run}-${i}`), agent: a })
-    : scenario === 'get' ? await request(`${base}/target?resourceVersion=0`, { agent: a })
-    : await request(`${base}?resourceVersion=0`, { agent: a });
+  const r = scenario === 'create' ? await request(base, { method: 'POST', body: body(`c-${run}-${i}`), agent: a, headers })
+    : scenario === 'get' ? await request(`${base}/target?resourceVersion=0`, { agent: a, headers })
+    : await request(`${base}?resourceVersion=0`, { agent: a, headers });
   if (r.status >= 300) throw new Error(String(r.status));
 });
 // The same load first, unprofiled by the count below (JIT, caches): only samples taken during the measured run count.
@@ -55,7 +74,7 @@ await stopAll();
 const profDir = join(work, 'prof');
 const prof = JSON.parse(readFileSync(join(profDir, readdirSync(profDir)[0]), 'utf8'));
 // PROFILE_SAVE=/tmp/create.cpuprofile (say): keep the profile, with the measured window, for another look.
-if (process.env.PROFILE_SAVE) writeFileSync(process.env.PROFILE_SAVE, JSON.stringify({ ...prof, window: window.map(Number) }));
+if (process.env.PROFILE_SAVE) writeFileSync(process.env.PROFILE_SAVE, JSON.stringify({ ...prof, window: window.map(Number), count: result.count }));
 rmSync(work, { recursive: true, force: true });
 
 // Self time per node from the samples, then inclusive time by walking each sample's ancestors once per function.
@@ -93,7 +112,8 @@ prof.samples.forEach((id, i) => {
   }
 });
 const top = (m, n) => [...m].sort((x, y) => y[1] - x[1]).slice(0, n).map(([k, v]) => `${((100 * v) / total).toFixed(1).padStart(6)}%  ${k}`).join('\n');
-console.log(`\n${scenario}: ${result.opsPerSec.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, ${result.errors} errors (under the profiler)`);
+const idle = (self.get('(idle) ') ?? 0);
+console.log(`\n${scenario}${secure ? ' (HTTPS, bearer token, RBAC)' : ''}: ${result.opsPerSec.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, ${result.errors} errors (under the profiler); main thread busy ${((total - idle) / result.count).toFixed(0)} µs per request`);
 console.log(`\n## self time, top functions\n${top(self, Number(process.env.PROFILE_TOP ?? 25))}`);
 console.log(`\n## inclusive time, top functions\n${top(new Map([...incl].filter(([k]) => !k.startsWith('(root)'))), Number(process.env.PROFILE_TOP ?? 25))}`);
 console.log(`\n## self time by package or folder\n${top(byPkg, Number(process.env.PROFILE_TOP ?? 20))}`);

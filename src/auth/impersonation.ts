@@ -22,8 +22,10 @@ function one(h: Headers, name: string): string | undefined {
   return h[name]?.[0];
 }
 
-export function wantsImpersonation(h: Headers): boolean {
-  return Object.keys(h).some((k) => k.startsWith('impersonate-'));
+/** Any Impersonate-* header; the names alone are read (Node's `headers` or `headersDistinct`, lower-cased). */
+export function wantsImpersonation(h: Record<string, unknown>): boolean {
+  for (const k in h) if (k.startsWith('impersonate-')) return true;
+  return false;
 }
 
 /** The impersonated user, or throws 400 / 403 as upstream. */

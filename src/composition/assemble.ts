@@ -25,12 +25,14 @@ import { withDeadlines } from '../registry/storage-deadline';
 import { DefinitionSet } from '../registry/definition-set';
 import { alwaysAllow, type AuthorizerPort } from '../ports/authorizer.port';
 import { RbacAuthorizer } from '../auth/authz/rbac-authorizer';
+import { cachedTokenVerifier } from '../auth/authn/token-cache';
 import { AuthenticatorChain } from '../auth/authn/chain';
 import { podCertificateAuthenticator, x509Authenticator } from '../auth/authn/x509';
 import { tokenFileAuthenticator } from '../auth/authn/token-file';
 import { audienceAgnostic } from '../auth/authn/audiences';
 import { serviceAccountAuthenticator } from '../auth/authn/service-account';
 import { AuditTrail } from '../auth/audit/trail';
+import { BufferedAuditBackend, defaultBufferedAudit } from '../auth/audit/buffered';
 import { startRbacBootstrap } from '../controllers/rbac-bootstrap';
 import { startSystemNamespaces } from '../controllers/system-namespaces';
 import { auditedClient } from '../controllers/audited-client';
@@ -141,11 +143,13 @@ export function assemble(opts: AssembleOptions): Assembled {
   const lookup = uidLookup(cache, definitions);
   const tokenAuthenticators = [
     ...(security.staticTokens ? [audienceAgnostic(tokenFileAuthenticator(security.staticTokens), security.audiences)] : []),
-    ...(security.tokens ? [serviceAccountAuthenticator(security.tokens, lookup, systemClock, { issuers: security.issuers, audiences: security.audiences })] : []),
+    ...(security.tokens ? [serviceAccountAuthenticator(cachedTokenVerifier(security.tokens, (s) => crypto.sha256Hex(s)), lookup, systemClock, { issuers: security.issuers, audiences: security.audiences })] : []),
   ];
   const authenticator = new AuthenticatorChain([podCertificateAuthenticator(lookup), x509Authenticator], tokenAuthenticators, security.anonymous);
   const podCertificates = opts.tls ? podCertificateVerifier(opts.tls.clientCa) : undefined;
-  const audit = security.audit ? new AuditTrail(security.audit.policy, security.audit.sink, systemClock) : undefined;
+  const audit = security.audit
+    ? new AuditTrail(security.audit.policy, new BufferedAuditBackend(security.audit.sink, security.audit.buffer ?? defaultBufferedAudit, metrics.audit), systemClock)
+    : undefined;
   // In-process clients, audited as upstream audits its loopback and controller-manager requests over HTTP.
   const build = `${version.gitVersion} (${version.platform}) kubernetes/${version.gitCommit.slice(0, 7)}`;
   const apiserverClient = auditedClient(registry, audit, { userAgent: () => `kube-apiserver/${build}`, newId: () => systemRandom.uuid() });
@@ -278,7 +282,7 @@ export function assemble(opts: AssembleOptions): Assembled {
             }),
         ),
       );
-      await security.audit?.sink.close();
+      await audit?.close(); // every buffered event written before the sink closes
       webhooks.close();
       await storage.close();
     },

@@ -15,6 +15,7 @@ import type { StoragePort } from '../ports/storage.port';
 import type { TokenPort } from '../ports/token.port';
 import type { AuditSinkPort } from '../ports/audit.port';
 import { AuditPolicy, defaultPolicy } from '../auth/audit/policy';
+import { defaultBufferedAudit, type BufferedAuditOptions } from '../auth/audit/buffered';
 import { fingerprint, type EnsuredPki } from '../adapters/pki';
 import { JoseTokenAdapter } from '../adapters/jwt';
 import { FileAuditSink } from '../adapters/audit';
@@ -32,7 +33,7 @@ export interface SecurityOptions {
   issuers: string[];
   audiences: string[];
   maxTokenExpirationSeconds: number;
-  audit?: { policy: AuditPolicy; sink: AuditSinkPort };
+  audit?: { policy: AuditPolicy; sink: AuditSinkPort; buffer?: BufferedAuditOptions };
   limits: { readOnly: number; mutating: number; seats?: number };
   newId: () => string;
 }
@@ -66,6 +67,7 @@ export function loadSecurity(config: ServerConfig, files: SecurityFiles, pki: En
     ? {
         policy: files.auditPolicy ?? defaultPolicy,
         sink: new FileAuditSink({ path: config.auditLogPath, maxSizeMB: config.auditLogMaxSizeMB, maxBackups: config.auditLogMaxBackup }),
+        buffer: { ...defaultBufferedAudit, bufferSize: config.auditLogBatchBufferSize, whenFull: config.auditLogMode === 'batch' ? 'drop' : 'block' },
       }
     : undefined;
   const security: SecurityOptions = {

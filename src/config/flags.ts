@@ -41,6 +41,9 @@ export interface ServerConfig extends EtcdFlags {
   auditPolicyFile?: string;
   auditLogMaxSizeMB: number;
   auditLogMaxBackup: number;
+  /** blocking: requests wait for room in a full audit buffer; batch: events that find it full are dropped (counted). */
+  auditLogMode: 'blocking' | 'batch';
+  auditLogBatchBufferSize: number;
   maxRequestsInflight: number;
   maxMutatingRequestsInflight: number;
   flowControlSeats: number;
@@ -66,7 +69,7 @@ const valueFlags = [
   'etcd-servers', 'etcd-prefix', 'etcd-compaction-interval', 'min-request-timeout', 'feature-gates', 'log-level', 'client-ca-file',
   'token-auth-file', 'service-account-signing-key-file', 'service-account-key-file', 'service-account-issuer', 'api-audiences',
   'service-account-max-token-expiration', 'authorization-mode', 'audit-log-path', 'audit-policy-file', 'audit-log-maxsize',
-  'audit-log-maxbackup', 'max-requests-inflight', 'max-mutating-requests-inflight', 'flow-control-seats', 'event-ttl', 'enable-admission-plugins',
+  'audit-log-maxbackup', 'audit-log-mode', 'audit-log-batch-buffer-size', 'max-requests-inflight', 'max-mutating-requests-inflight', 'flow-control-seats', 'event-ttl', 'enable-admission-plugins',
   'disable-admission-plugins', 'watch-cache-history-bytes', 'request-timeout', 'etcd-healthcheck-timeout', 'etcd-readycheck-timeout',
   ...etcdTlsFlagNames,
   ...controllerValueFlags,
@@ -145,6 +148,8 @@ export function parseFlags(argv: string[]): ServerConfig {
   if (!isLoopback(insecureBindAddress)) {
     throw new FlagError(`invalid --insecure-bind-address "${insecureBindAddress}": the plain-HTTP port serves everyone as system:admin, so it binds to a loopback address only`);
   }
+  const auditLogMode = last('audit-log-mode') ?? 'blocking';
+  if (auditLogMode !== 'blocking' && auditLogMode !== 'batch') throw new FlagError(`invalid --audit-log-mode "${auditLogMode}": want blocking or batch`);
   const authorizationMode = last('authorization-mode') ?? 'RBAC';
   if (authorizationMode !== 'RBAC' && authorizationMode !== 'AlwaysAllow') throw new FlagError(`invalid --authorization-mode "${authorizationMode}": want RBAC or AlwaysAllow`);
   const tlsCertFile = last('tls-cert-file');
@@ -196,6 +201,8 @@ export function parseFlags(argv: string[]): ServerConfig {
     auditPolicyFile: last('audit-policy-file'),
     auditLogMaxSizeMB: integer(values, 'audit-log-maxsize', 100),
     auditLogMaxBackup: integer(values, 'audit-log-maxbackup', 10),
+    auditLogMode,
+    auditLogBatchBufferSize: Math.max(1, integer(values, 'audit-log-batch-buffer-size', 10_000)),
     maxRequestsInflight: integer(values, 'max-requests-inflight', 400, 1),
     maxMutatingRequestsInflight: integer(values, 'max-mutating-requests-inflight', 200, 1),
     flowControlSeats: integer(values, 'flow-control-seats', defaultSeats, 1),

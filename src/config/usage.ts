@@ -55,6 +55,8 @@ Identity and access:
   --audit-policy-file FILE           audit policy (default without it: Metadata for every request)
   --audit-log-maxsize MB             rotate the audit log at this size (default 100; 0 = never)
   --audit-log-maxbackup N            rotated files to keep (default 10; 0 = all)
+  --audit-log-mode MODE              when the audit buffer is full: blocking (new requests wait; default) or batch (drop, counted)
+  --audit-log-batch-buffer-size N    audit events buffered before the mode applies (default 10000)
   --enable-admission-plugins A,B     admission plugins to turn on besides the defaults
                                      (NamespaceAutoProvision, NamespaceLifecycle, MutatingAdmissionWebhook,
                                      ValidatingAdmissionPolicy, ValidatingAdmissionWebhook); also NamespaceExists

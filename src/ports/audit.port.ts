@@ -1,5 +1,6 @@
-/** Where audit events go: one JSON line each, written without making the request wait. */
+/** Where audit events go: one JSON line each, in batches that the buffered backend hands over one at a time. */
 export interface AuditSinkPort {
-  write(line: string): void;
+  /** Appends the lines in order; resolves once they are written (the backend's back-pressure). */
+  write(lines: string[]): Promise<void>;
   close(): Promise<void>;
 }

@@ -3,8 +3,8 @@ import type { AuditSinkPort } from '../../src/ports/audit.port';
 
 export class MemorySink implements AuditSinkPort {
   lines: string[] = [];
-  write(line: string) {
-    this.lines.push(line);
+  async write(lines: string[]) {
+    this.lines.push(...lines);
   }
   async close() {}
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -22,6 +22,7 @@ import { setUser } from './request-user';
 import { collectAuditAnnotations, onBodyDecoded } from './request-body';
 import { requestInfoOf } from './request-info';
 import { defaultSeats, FairQueues } from '../../flowcontrol/fair-queues';
+import { WaitDeadlines } from './wait-deadlines';
 
 export interface InflightLimits {
   /** Requests admitted (executing and waiting) before 429: --max-requests-inflight and --max-mutating-requests-inflight. */
@@ -129,6 +130,7 @@ const mutatingMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export function accessFilter(deps: AccessDeps): RequestHandler {
   const pool = (admitted: number) => new FairQueues({ admitted, seats: Math.min(deps.limits.seats ?? defaultSeats, admitted), queueLength });
   const pools = { readOnly: pool(deps.limits.readOnly), mutating: pool(deps.limits.mutating) };
+  const deadlines = new WaitDeadlines(queueWaitMs);
   return (req: Request, res: Response, next: NextFunction) => {
     const tls = (req.socket as TLSSocket).encrypted === true;
     // The plain port serves system:admin, whom nothing limits or authorizes: with no audit trail to write there is
@@ -160,9 +162,12 @@ export function accessFilter(deps: AccessDeps): RequestHandler {
         name: info.name,
         path: info.resourceRequest ? undefined : info.path,
       };
+      // A full audit buffer under the blocking policy holds new requests back until the writer catches up.
+      const room = deps.audit?.room();
+      if (room) await room;
       const audit = deps.audit ? auditRequest(deps.audit, req, res, attrs) : undefined;
       setUser(res, user);
-      if (tls && wantsImpersonation(req.headersDistinct)) {
+      if (tls && wantsImpersonation(req.headers)) {
         attrs.user = impersonate(user, req.headersDistinct, deps.authorizer);
         setUser(res, attrs.user);
         audit?.impersonated(attrs.user);
@@ -179,12 +184,12 @@ export function accessFilter(deps: AccessDeps): RequestHandler {
       if (info.longRunning || attrs.user.groups.includes(groups.masters)) return proceed();
       const queues = pools[mutatingMethods.has(req.method) ? 'mutating' : 'readOnly'];
       let started = false;
-      let timer: NodeJS.Timeout | undefined;
+      let cancelWait: (() => void) | undefined;
       const ticket = queues.enter(attrs.user.username, () => {
         started = true;
-        if (!timer) return;
+        if (!cancelWait) return;
         // Dispatched from another request's end: run outside it, so one request's error stays its own.
-        clearTimeout(timer);
+        cancelWait();
         setImmediate(proceed);
       });
       if (!ticket) return sendError(req, res, errors.tooManyRequests('Too many requests, please try again later.', 1));
@@ -192,13 +197,13 @@ export function accessFilter(deps: AccessDeps): RequestHandler {
         if (started) {
           started = false;
           queues.leave();
-        } else if (ticket.withdraw()) clearTimeout(timer);
+        } else if (ticket.withdraw()) cancelWait?.();
       };
       res.on('close', finished); // after 'finish', or alone when the client went away
       if (started) return proceed();
-      timer = setTimeout(() => {
+      cancelWait = deadlines.add(() => {
         if (ticket.withdraw()) sendError(req, res, errors.tooManyRequests('Too many requests, please try again later.', 1));
-      }, queueWaitMs);
+      });
     })().catch((e) => sendError(req, res, e));
   };
 }

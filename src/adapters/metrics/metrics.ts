@@ -20,6 +20,8 @@ export interface ApiMetrics {
   storageObjects: Gauge<string>;
   etcdDuration: FastHistogram;
   watchEvents: Counter<string>;
+  /** Upstream's audit counters, fed by the buffered audit backend. */
+  audit: { event(): void; error(plugin: string, count: number): void };
 }
 
 const latencyBuckets = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
@@ -33,8 +35,11 @@ export function createMetrics(countObjects: () => Promise<Array<{ resource: stri
     const m = msg as { group: string; version: string; kind: string; count: number };
     watchEvents.inc({ group: m.group, version: m.version, kind: m.kind }, m.count);
   });
+  const auditEvents = new Counter({ name: 'apiserver_audit_event_total', help: 'Counter of audit events generated and sent to the audit backend.', registers: [registry] });
+  const auditErrors = new Counter({ name: 'apiserver_audit_error_total', help: 'Counter of audit events that failed to be audited properly. Plugin identifies the plugin affected by the error.', labelNames: ['plugin'], registers: [registry] });
   return {
     registry,
+    audit: { event: () => auditEvents.inc(), error: (plugin, count) => auditErrors.inc({ plugin }, count) },
     requests: new FastCounter({ name: 'apiserver_request_total', help: 'Counter of apiserver requests broken out for each verb, group, version, resource, scope, component, and HTTP response code.', labelNames: [...requestLabels, 'code'] }).registerIn(registry),
     duration: new FastHistogram({
       name: 'apiserver_request_duration_seconds',

@@ -1,9 +1,10 @@
 /**
  * Audit events in upstream's Event shape (audit.svc.io/v1), one JSON line
- * per stage, handed to a sink that writes asynchronously.
+ * per stage, handed to the buffered backend: the request only captures the
+ * event's fields; encoding and writing happen off its path.
  */
 import type { UserInfo } from '../../machinery/resource-definition';
-import type { AuditSinkPort } from '../../ports/audit.port';
+import type { BufferedAuditBackend } from './buffered';
 import type { AuthzAttributes } from '../../ports/authorizer.port';
 import type { ClockPort } from '../../ports/clock.port';
 import { AuditLevel, AuditPolicy, AuditStage, levelFor } from './policy';
@@ -39,15 +40,25 @@ function microTime(d: Date): string {
 }
 
 function userJson(u: UserInfo) {
-  return { username: u.username, ...(u.uid ? { uid: u.uid } : {}), groups: u.groups, ...(u.extra ? { extra: u.extra } : {}) };
+  return { username: u.username, ...(u.uid ? { uid: u.uid } : {}), groups: [...u.groups], ...(u.extra ? { extra: u.extra } : {}) };
 }
 
 export class AuditTrail {
   constructor(
     private readonly policy: AuditPolicy,
-    private readonly sink: AuditSinkPort,
+    private readonly backend: BufferedAuditBackend,
     private readonly clock: ClockPort,
   ) {}
+
+  /** Undefined when a request may start now; else resolves when the audit buffer has room for it (policy block). */
+  room(): Promise<void> | undefined {
+    return this.backend.room();
+  }
+
+  /** Writes out every buffered event and closes the sink (graceful shutdown). */
+  close(): Promise<void> {
+    return this.backend.close();
+  }
 
   begin(req: RequestFacts, attrs: AuthzAttributes): AuditRecord | undefined {
     const { level, omitStages } = levelFor(this.policy, attrs);
@@ -81,8 +92,10 @@ export class AuditTrail {
       if (Object.keys(annotations).length) extra = { ...extra, annotations: { ...annotations } };
       // The request object was encoded as it was recorded: spliced in at its place.
       const request = requestJson !== undefined && level !== 'Metadata' && stage !== 'RequestReceived' ? `,"requestObject":${requestJson}` : '';
-      const times = `,"requestReceivedTimestamp":"${microTime(received)}","stageTimestamp":"${microTime(this.clock.now())}"}`;
-      this.sink.write(`${JSON.stringify({ ...base, stage, ...extra }).slice(0, -1)}${request}${times}`);
+      // The fields as they are now (a copy: impersonation may change base later); encoded when the batch is written.
+      const event = { ...base, stage, ...extra };
+      const stageTime = this.clock.now();
+      this.backend.process(() => `${JSON.stringify(event).slice(0, -1)}${request},"requestReceivedTimestamp":"${microTime(received)}","stageTimestamp":"${microTime(stageTime)}"}`);
     };
     emit('RequestReceived');
     let done = false;

@@ -37,7 +37,7 @@ interface Binding {
 }
 
 interface Index {
-  version: string;
+  version: number[];
   roles: Map<string, PolicyRule[]>;
   clusterRoles: Map<string, PolicyRule[]>;
   roleBindings: Map<string, Binding[]>;
@@ -71,16 +71,42 @@ export function subjectMatches(s: Subject, user: UserInfo, bindingNamespace: str
   }
 }
 
+/** A user's rules in one namespace, and the decisions already taken over them. */
+interface Resolved {
+  rules: PolicyRule[];
+  incomplete: boolean;
+  decisions: Map<string, AuthzDecision>;
+}
+
+const allowed: AuthzDecision = Object.freeze({ allowed: true, reason: 'RBAC: allowed by a binding' });
+const denied: AuthzDecision = Object.freeze({ allowed: false, reason: '' });
+/** Decisions remembered per user and namespace (distinct object names make distinct questions). */
+const maxDecisions = 1024;
+
+/** What a decision depends on besides the user and namespace; undefined when a field could blur the separators. */
+function decisionKey(a: AuthzAttributes): string | undefined {
+  const fields = a.resourceRequest ? [a.verb, a.apiGroup ?? '', a.resource ?? '', a.subresource ?? '', a.name ?? ''] : [a.verb, a.path ?? ''];
+  for (const f of fields) if (f.includes('\u0000')) return undefined;
+  return `${a.resourceRequest ? 'r' : 'n'}\u0000${fields.join('\u0000')}`;
+}
+
 export class RbacAuthorizer implements AuthorizerPort {
   private index: Index | undefined;
-  private memo = new Map<string, { rules: PolicyRule[]; incomplete: boolean }>();
+  private memo = new Map<string, Resolved>();
 
   constructor(private readonly sources: RbacSources) {}
 
-  private current(): Index {
+  /** Whether the cache holds other RBAC objects than the index was built from (checked on every request). */
+  private stale(): boolean {
     const s = this.sources;
-    const version = [s.roles, s.roleBindings, s.clusterRoles, s.clusterRoleBindings].map((k) => k.changes()).join('/');
-    if (this.index?.version === version) return this.index;
+    const v = this.index?.version;
+    return !v || v[0] !== s.roles.changes() || v[1] !== s.roleBindings.changes() || v[2] !== s.clusterRoles.changes() || v[3] !== s.clusterRoleBindings.changes();
+  }
+
+  private current(): Index {
+    if (!this.stale()) return this.index!;
+    const s = this.sources;
+    const version = [s.roles, s.roleBindings, s.clusterRoles, s.clusterRoleBindings].map((k) => k.changes());
     const roles = new Map<string, PolicyRule[]>();
     for (const r of s.roles.objects()) roles.set(`${r.metadata.namespace}/${r.metadata.name}`, rulesOf(r));
     const clusterRoles = new Map<string, PolicyRule[]>();
@@ -104,6 +130,11 @@ export class RbacAuthorizer implements AuthorizerPort {
   }
 
   rulesFor(user: UserInfo, namespace: string): { rules: PolicyRule[]; incomplete: boolean } {
+    const { rules, incomplete } = this.resolve(user, namespace);
+    return { rules, incomplete };
+  }
+
+  private resolve(user: UserInfo, namespace: string): Resolved {
     const idx = this.current();
     const memoKey = `${namespace}\u0000${user.username}\u0000${user.groups.join('\u0001')}`;
     const known = this.memo.get(memoKey);
@@ -118,7 +149,7 @@ export class RbacAuthorizer implements AuthorizerPort {
     };
     idx.clusterRoleBindings.forEach(visit);
     if (namespace) (idx.roleBindings.get(namespace) ?? []).forEach(visit);
-    const result = { rules, incomplete };
+    const result: Resolved = { rules, incomplete, decisions: new Map() };
     if (this.memo.size > 10_000) this.memo.clear();
     this.memo.set(memoKey, result);
     return result;
@@ -137,8 +168,21 @@ export class RbacAuthorizer implements AuthorizerPort {
 
   authorize(a: AuthzAttributes): AuthzDecision {
     if (a.user.groups.includes(superuserGroup)) return { allowed: true, reason: '' };
-    const { rules } = this.rulesFor(a.user, a.resourceRequest ? (a.namespace ?? '') : '');
-    for (const r of rules) if (ruleAllows(r, a)) return { allowed: true, reason: 'RBAC: allowed by a binding' };
-    return { allowed: false, reason: '' };
+    const resolved = this.resolve(a.user, a.resourceRequest ? (a.namespace ?? '') : '');
+    // The same user asks the same thing over and over: the answer stands until the next RBAC change (which drops the memo).
+    const key = decisionKey(a);
+    const known = key === undefined ? undefined : resolved.decisions.get(key);
+    if (known) return known;
+    let decision = denied;
+    for (const r of resolved.rules) {
+      if (ruleAllows(r, a)) {
+        decision = allowed;
+        break;
+      }
+    }
+    if (key === undefined) return decision;
+    if (resolved.decisions.size >= maxDecisions) resolved.decisions.clear();
+    resolved.decisions.set(key, decision);
+    return decision;
   }
 }

@@ -8,11 +8,11 @@ describe('audit log file', () => {
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'audit-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('appends lines in order without the caller waiting, and rotates at maxsize keeping maxbackup files', async () => {
+  it('appends batches in order, and rotates at maxsize keeping maxbackup files', async () => {
     const path = join(dir, 'audit.log');
     const sink = new FileAuditSink({ path, maxSizeMB: 1, maxBackups: 2 });
     const line = 'x'.repeat(1000);
-    for (let i = 0; i < 4000; i++) sink.write(`${i} ${line}`);
+    for (let b = 0; b < 40; b++) await sink.write(Array.from({ length: 100 }, (_, i) => `${b * 100 + i} ${line}`));
     await sink.close();
     const files = readdirSync(dir).sort();
     expect(files).toEqual(['audit.log', 'audit.log.1', 'audit.log.2']);

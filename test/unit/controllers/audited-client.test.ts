@@ -6,6 +6,7 @@
  */
 import { auditedClient } from '../../../src/controllers/audited-client';
 import { AuditTrail } from '../../../src/auth/audit/trail';
+import { BufferedAuditBackend } from '../../../src/auth/audit/buffered';
 import { parsePolicy } from '../../../src/auth/audit/policy';
 import { errors } from '../../../src/machinery/status';
 import { configMapDefinition } from '../../../src/resources/config-map';
@@ -19,7 +20,8 @@ const write = controllerWrite(user, 'v1');
 
 function setup() {
   const lines: string[] = [];
-  const trail = new AuditTrail(parsePolicy({ kind: 'Policy', omitStages: ['RequestReceived'], rules: [{ level: 'Request' }] }), { write: (l) => lines.push(l), close: async () => undefined }, { now: () => new Date('2026-01-01T00:00:00Z') });
+  const backend = new BufferedAuditBackend({ write: async (l) => void lines.push(...l), close: async () => undefined });
+  const trail = new AuditTrail(parsePolicy({ kind: 'Policy', omitStages: ['RequestReceived'], rules: [{ level: 'Request' }] }), backend, { now: () => new Date('2026-01-01T00:00:00Z') });
   const calls: string[] = [];
   const registry = {
     definitions: [configMapDefinition, namespaceDefinition],
@@ -37,14 +39,15 @@ function setup() {
   } as unknown as RegistryClient;
   let n = 0;
   const client = auditedClient(registry, trail, { userAgent: (u) => `test/${u.username}`, newId: () => `id-${++n}` });
-  return { client, calls, events: () => lines.map((l) => JSON.parse(l)) };
+  const events = async () => (await backend.flushed(), lines.map((l) => JSON.parse(l)));
+  return { client, calls, events };
 }
 
 describe('audited client', () => {
   test('a namespaced create: the collection path, the object as sent, 201', async () => {
     const { client, events } = setup();
     await client.create(configMapDefinition, 'team', { metadata: { name: 'kube-root-ca.crt' }, data: { 'ca.crt': 'x' } }, write);
-    expect(events()).toEqual([
+    expect(await events()).toEqual([
       expect.objectContaining({
         auditID: 'id-1',
         stage: 'ResponseComplete',
@@ -63,7 +66,7 @@ describe('audited client', () => {
   test('a failed subresource update: its Status, and the error reaches the controller', async () => {
     const { client, events } = setup();
     await expect(client.update(namespaceDefinition, undefined, 'gone', { metadata: { name: 'gone' } }, write, 'finalize')).rejects.toMatchObject({ status: { code: 409 } });
-    expect(events()[0]).toMatchObject({
+    expect((await events())[0]).toMatchObject({
       verb: 'update',
       requestURI: '/api/v1/namespaces/gone/finalize',
       objectRef: { resource: 'namespaces', name: 'gone', subresource: 'finalize' },
@@ -75,7 +78,7 @@ describe('audited client', () => {
     const { client, events } = setup();
     await client.delete(configMapDefinition, 'team', 'old', { ...controllerDelete(user, 'v1'), preconditions: { uid: 'u-1' } });
     await client.deleteCollection(configMapDefinition, { namespace: 'team', labelSelector: 'app=web' }, controllerDelete(user, 'v1'));
-    const [one, all] = events();
+    const [one, all] = await events();
     expect(one).toMatchObject({
       verb: 'delete',
       requestURI: '/api/v1/namespaces/team/configmaps/old',
@@ -90,6 +93,6 @@ describe('audited client', () => {
     await client.get(configMapDefinition, 'team', 'x');
     await client.list(configMapDefinition, { namespace: 'team' });
     expect(calls).toEqual(['get', 'list']);
-    expect(events()).toEqual([]);
+    expect(await events()).toEqual([]);
   });
 });
