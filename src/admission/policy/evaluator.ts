@@ -84,7 +84,8 @@ export type Inputs = Record<string, unknown>;
  * `variables`; returns the results and the budget left, or throws OutOfBudget.
  */
 export function evaluateAll(expressions: readonly (Compiled | undefined)[], variables: ReadonlyMap<string, Compiled>, inputs: Inputs, budget: number): { results: Evaluation[]; remaining: number } {
-  const activation: Record<string, unknown> = { ...inputs };
+  // Inherits the inputs rather than copying them: copying would build every lazy one.
+  const activation = Object.create(inputs) as Record<string, unknown>;
   const lazy = new LazyVariables(variables, activation);
   activation.variables = lazy as unknown as CelMap;
   let remaining = budget;

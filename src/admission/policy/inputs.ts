@@ -5,7 +5,7 @@
  * `namespaceObject` is CreateNamespaceObject's subset of the namespace, timestamps as
  * timestamps; objects and params are untyped JSON (whole numbers as ints).
  */
-import { celValue, toCelValue, type CelValue, type OpenApiSchema } from '../../machinery/cel';
+import { celValue, jsonView, toCelValue, type CelValue, type OpenApiSchema } from '../../machinery/cel';
 import type { KObject } from '../../machinery/object';
 import type { ResourceDefinition } from '../../machinery/resource-definition';
 import type { DeleteOptions } from '../../registry/request';
@@ -103,7 +103,31 @@ export function namespaceValue(ns: KObject | undefined): CelValue {
   return v;
 }
 
-/** An object or param as CEL sees it; null when absent. */
+/** An object or param as CEL sees it, converted as it is read; null when absent. */
 export function objectValue(o: KObject | undefined): CelValue {
-  return (o ? celValue(toCelValue(o) as never) : null) as CelValue;
+  return (o ? jsonView(o) : null) as CelValue;
+}
+
+/**
+ * Activation variables made only when an expression first reads them (most policies read
+ * `object` alone), then kept; names not given here are looked up in `parent`.
+ */
+export function lazyInputs(makers: Record<string, () => unknown>, parent: object | null = null): Record<string, unknown> {
+  const o = Object.create(parent) as Record<string, unknown>;
+  for (const name of Object.keys(makers)) {
+    Object.defineProperty(o, name, {
+      configurable: true,
+      get: () => {
+        const value = makers[name]();
+        Object.defineProperty(o, name, { value });
+        return value;
+      },
+    });
+  }
+  return o;
+}
+
+/** `parent` with some variables of its own (params, namespaceObject). */
+export function withInputs(parent: object, own: Record<string, unknown>): Record<string, unknown> {
+  return Object.assign(Object.create(parent) as Record<string, unknown>, own);
 }
