@@ -32,6 +32,13 @@ for (let i = 0; i < 300; i++) {
 }
 const body = (name, size = 100) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: 'v'.repeat(size) } });
 const a = agent(32);
+// PROFILE_POLICY=1: one trivial ValidatingAdmissionPolicy bound to ConfigMaps, to see what admission by policy costs.
+if (process.env.PROFILE_POLICY) {
+  const vap = `http://127.0.0.1:${port}/apis/admissionregistration.k8s.io/v1`;
+  const rules = { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }] };
+  await request(`${vap}/validatingadmissionpolicies`, { method: 'POST', body: JSON.stringify({ metadata: { name: 'p' }, spec: { matchConstraints: rules, validations: [{ expression: 'object.metadata.name.size() < 300' }] } }) });
+  await request(`${vap}/validatingadmissionpolicybindings`, { method: 'POST', body: JSON.stringify({ metadata: { name: 'p' }, spec: { policyName: 'p', validationActions: ['Deny'] } }) });
+}
 if (scenario === 'get') await request(base, { method: 'POST', body: body('target') });
 if (scenario === 'list') await pool(2000, 32, (i) => request(base, { method: 'POST', body: body(`cm-${i}`, 900), agent: a }));
 const clients = Number(process.env.PROFILE_CLIENTS ?? (scenario === 'list' ? 4 : scenario === 'get' ? 32 : 16));

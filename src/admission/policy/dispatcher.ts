@@ -13,7 +13,7 @@ import { errors } from '../../machinery/status';
 import type { AuthorizerPort } from '../../ports/authorizer.port';
 import type { AdmissionAttributes } from '../../registry/admission-chain';
 import { convertObject } from './equivalence';
-import { lazyInputs, namespaceValue, objectValue, requestValue, withInputs } from './inputs';
+import { KindInputs, namespaceValue, objectValue, PolicyInputs, requestValue } from './inputs';
 import { matches, type NamespaceLabels, type RequestView } from './matching';
 import { collectParams, type PolicyRegistry } from './params';
 import type { BindingObject } from './policy-types';
@@ -119,11 +119,12 @@ export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHoo
         ns = await namespaceOf(nsName);
         if (!ns) throw errors.notFound({ group: '', plural: 'namespaces' }, nsName);
       }
-      const base = inputsFor(m.definition, ns);
+      const base = inputsFor(m.definition);
+      const nsValue = namespaceValue(ns);
       const actions = binding.spec?.validationActions ?? [];
       for (const param of params) {
         const p = paramValue(param);
-        const result = validate(hook.compiled, hook.failurePolicy, withInputs(base.withAuthorizer, { params: p }), withInputs(base.withoutAuthorizer, { params: p }));
+        const result = validate(hook.compiled, hook.failurePolicy, new PolicyInputs(base, nsValue, p, true), new PolicyInputs(base, nsValue, p, false));
         result.decisions.forEach((d, i) => {
           if (d.action !== 'Deny') return;
           for (const action of actions) {
@@ -178,31 +179,23 @@ function paramValue(param: KObject | null): CelValue {
   return v;
 }
 
-/** The inputs of every policy matched as one kind, set up once per kind a request is matched as, each built when first read. */
+/** The inputs of every policy matched as one kind, set up once per kind a request is matched as, each made when first read. */
 function perDefinition(a: AdmissionAttributes, namespace: string, authorizer: AuthorizerPort) {
-  type Inputs = Record<string, unknown>;
-  const built = new Map<ResourceDefinition, { withAuthorizer: Inputs; withoutAuthorizer: Inputs }>();
-  return (def: ResourceDefinition, ns: KObject | undefined) => {
+  const built = new Map<ResourceDefinition, KindInputs>();
+  return (def: ResourceDefinition) => {
     let b = built.get(def);
     if (!b) {
       const convert = (o: KObject | undefined) => (o ? convertObject(o, a.definition, def) : undefined);
-      const withoutAuthorizer = lazyInputs({
+      const r = a.definition;
+      b = new KindInputs({
         object: () => objectValue(convert(a.object)),
         oldObject: () => objectValue(convert(a.oldObject)),
         request: () => requestValue(a, namespace, def),
+        authorizer: () => authorizerValue(a.user, authorizer),
+        requestResource: () => resourceCheckValue(a.user, authorizer, { group: r.group, resource: r.plural, subresource: a.subresource ?? '', namespace, name: a.name }),
       });
-      const r = a.definition;
-      const withAuthorizer = lazyInputs(
-        {
-          authorizer: () => authorizerValue(a.user, authorizer),
-          'authorizer.requestResource': () => resourceCheckValue(a.user, authorizer, { group: r.group, resource: r.plural, subresource: a.subresource ?? '', namespace, name: a.name }),
-        },
-        withoutAuthorizer,
-      );
-      b = { withoutAuthorizer, withAuthorizer };
       built.set(def, b);
     }
-    const namespaceObject = namespaceValue(ns);
-    return { withAuthorizer: withInputs(b.withAuthorizer, { namespaceObject }), withoutAuthorizer: withInputs(b.withoutAuthorizer, { namespaceObject }) };
+    return b;
   };
 }

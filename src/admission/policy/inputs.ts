@@ -108,26 +108,74 @@ export function objectValue(o: KObject | undefined): CelValue {
   return (o ? jsonView(o) : null) as CelValue;
 }
 
-/**
- * Activation variables made only when an expression first reads them (most policies read
- * `object` alone), then kept; names not given here are looked up in `parent`.
- */
-export function lazyInputs(makers: Record<string, () => unknown>, parent: object | null = null): Record<string, unknown> {
-  const o = Object.create(parent) as Record<string, unknown>;
-  for (const name of Object.keys(makers)) {
-    Object.defineProperty(o, name, {
-      configurable: true,
-      get: () => {
-        const value = makers[name]();
-        Object.defineProperty(o, name, { value });
-        return value;
-      },
-    });
-  }
-  return o;
+/** How to make each variable of a request matched as one kind. */
+export interface KindInputMakers {
+  object(): CelValue;
+  oldObject(): CelValue;
+  request(): CelValue;
+  authorizer(): unknown;
+  requestResource(): unknown;
 }
 
-/** `parent` with some variables of its own (params, namespaceObject). */
-export function withInputs(parent: object, own: Record<string, unknown>): Record<string, unknown> {
-  return Object.assign(Object.create(parent) as Record<string, unknown>, own);
+/** A request's variables as matched as one kind, each made when an expression first reads it (most read `object` alone). */
+export class KindInputs {
+  #object?: CelValue;
+  #oldObject?: CelValue;
+  #request?: CelValue;
+  #authorizer?: unknown;
+  #requestResource?: unknown;
+
+  constructor(readonly make: KindInputMakers) {}
+
+  get object() {
+    return (this.#object ??= this.make.object());
+  }
+  get oldObject() {
+    return (this.#oldObject ??= this.make.oldObject());
+  }
+  get request() {
+    return (this.#request ??= this.make.request());
+  }
+  get authorizer() {
+    return (this.#authorizer ??= this.make.authorizer());
+  }
+  get requestResource() {
+    return (this.#requestResource ??= this.make.requestResource());
+  }
+}
+
+// Symbols rather than properties: CEL reads the activation by name, and these are no variables.
+const KIND = Symbol('kind');
+const AUTHORIZED = Symbol('authorized');
+
+/**
+ * The activation of one evaluation, read by name: the kind's variables, the namespace and
+ * the params; `authorizer` only where upstream binds it (not for messages or annotations).
+ */
+export class PolicyInputs {
+  /** Set by each evaluation run. */
+  variables?: unknown;
+  readonly [KIND]: KindInputs;
+  readonly [AUTHORIZED]: boolean;
+
+  constructor(kind: KindInputs, readonly namespaceObject: CelValue, readonly params: CelValue, authorized: boolean) {
+    this[KIND] = kind;
+    this[AUTHORIZED] = authorized;
+  }
+
+  get object() {
+    return this[KIND].object;
+  }
+  get oldObject() {
+    return this[KIND].oldObject;
+  }
+  get request() {
+    return this[KIND].request;
+  }
+  get authorizer() {
+    return this[AUTHORIZED] ? this[KIND].authorizer : undefined;
+  }
+  get 'authorizer.requestResource'() {
+    return this[AUTHORIZED] ? this[KIND].requestResource : undefined;
+  }
 }
