@@ -20,11 +20,12 @@ import { embeddedCreates } from './bench/embedded.mjs';
 import { memory } from './bench/memory.mjs';
 import { customResources } from './bench/custom-resources.mjs';
 import { generatorCells } from './bench/generator.mjs';
+import { admissionPolicy } from './bench/admission-policy.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { Etcd3 } = createRequire(import.meta.url)('etcd3');
 const seconds = Number(process.env.BENCH_SECONDS ?? 3); // per throughput cell
-// BENCH_ONLY=gets,lists (say): only those phases (creates gets secure events lists updates crds wrk watch embedded memory).
+// BENCH_ONLY=gets,lists (say): only those phases (creates gets secure events lists updates crds admission wrk watch embedded memory).
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : undefined;
 const wanted = (phase) => !only || only.has(phase);
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
@@ -339,7 +340,7 @@ async function main() {
     writeFileSync(tokens, `${benchToken},bench-user,bench-uid,bench-group\n${benchEventsToken},bench-events,bench-events-uid,bench-group\n`);
     const server = await startServer(root, etcdProc.endpoint, ['--token-auth-file', tokens]);
     log(`server at ${server.url} (pid ${server.pid})`);
-    const phases = { creates: () => creates(server, etcd, etcdProc.endpoint), gets: () => gets(server), secure: () => secure(server), events: () => eventStorm(server), lists: () => lists(server, etcd, '/registry'), updates: async () => { results.updates = await updates(server, etcd, { seconds, row, log }); }, crds: async () => { results.customResources = await customResources(server, { seconds, row, log }); }, wrk: async () => { results.wrk = await generatorCells(server, { seconds, row, log, token: benchToken }); }, watch: () => fanOut(server) };
+    const phases = { creates: () => creates(server, etcd, etcdProc.endpoint), gets: () => gets(server), secure: () => secure(server), events: () => eventStorm(server), lists: () => lists(server, etcd, '/registry'), updates: async () => { results.updates = await updates(server, etcd, { seconds, row, log }); }, crds: async () => { results.customResources = await customResources(server, { seconds, row, log }); }, admission: async () => { results.admissionPolicy = await admissionPolicy(server, { seconds, row, log }); }, wrk: async () => { results.wrk = await generatorCells(server, { seconds, row, log, token: benchToken }); }, watch: () => fanOut(server) };
     for (const [name, phase] of Object.entries(phases)) if (wanted(name)) await phase();
     results.serverPeakRss = server.memory().peak;
     await server.stop();

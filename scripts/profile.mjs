@@ -51,6 +51,13 @@ if (secure) {
 }
 const a = secure ? agent(32, { ca: readFileSync(join(work, 'pki', 'ca.crt')) }) : agent(32);
 const headers = secure ? { authorization: `Bearer ${token}` } : {};
+// PROFILE_POLICY=1: one trivial ValidatingAdmissionPolicy bound to ConfigMaps, to see what admission by policy costs.
+if (process.env.PROFILE_POLICY) {
+  const vap = `http://127.0.0.1:${port}/apis/admissionregistration.k8s.io/v1`;
+  const rules = { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }] };
+  await request(`${vap}/validatingadmissionpolicies`, { method: 'POST', body: JSON.stringify({ metadata: { name: 'p' }, spec: { matchConstraints: rules, validations: [{ expression: 'object.metadata.name.size() < 300' }] } }) });
+  await request(`${vap}/validatingadmissionpolicybindings`, { method: 'POST', body: JSON.stringify({ metadata: { name: 'p' }, spec: { policyName: 'p', validationActions: ['Deny'] } }) });
+}
 if (scenario === 'get') await request(plainBase, { method: 'POST', body: body('target') });
 if (scenario === 'list') await pool(2000, 32, (i) => request(plainBase, { method: 'POST', body: body(`cm-${i}`, 900) }));
 const clients = Number(process.env.PROFILE_CLIENTS ?? (scenario === 'list' ? 4 : scenario === 'get' ? 32 : 16));

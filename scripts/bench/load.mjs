@@ -77,15 +77,17 @@ function turnOrder(names, r) {
  * order (ABC, CBA, BCA, BAC, CAB, ACB for three). On a shared machine whose speed drifts from one second to the next, back-to-back
  * runs of a few seconds each compare the machine's moments as much as the loads; taking turns spreads the drift over
  * every side alike. sides: { name: { concurrency, fn, cpuSeconds? } }, fn as in closedLoop (i counts across the
- * turns); cpuSeconds() reads the process's CPU seconds for cpuUsPerRequest. Each side's result as closedLoop's.
+ * turns); cpuSeconds() reads the process's CPU seconds for cpuUsPerRequest; setup(), untimed, puts in force what
+ * the side needs before each of its slices (e.g. an admission policy bound). Each side's result as closedLoop's.
  */
 export async function inTurns(sides, rounds, sliceMs) {
   const names = Object.keys(sides);
   const acc = Object.fromEntries(names.map((n) => [n, { latencies: [], seconds: 0, errors: 0, next: 0, cpu: 0 }]));
   for (let r = 0; r < rounds; r++) {
     for (const name of turnOrder(names, r)) {
-      const { concurrency, fn, cpuSeconds } = sides[name];
+      const { concurrency, fn, cpuSeconds, setup } = sides[name];
       const a = acc[name];
+      if (setup) await setup();
       const before = cpuSeconds ? await cpuSeconds() : 0;
       const done = await loadFor(concurrency, sliceMs, fn, a.latencies, a.next);
       if (cpuSeconds) a.cpu += (await cpuSeconds()) - before;

@@ -1,12 +1,11 @@
 /**
  * The ValidatingAdmissionPolicy plugin in an assembled server, over HTTP, on both stores:
  * a policy denying ConfigMaps with a forbidden label (upstream's message), a Warn policy
- * (the `Warning` header) and a param-driven policy reading a ConfigMap. Policies and
- * bindings are stored through test-only kinds (test/support/policy-kinds.ts) until the
- * admissionregistration kinds are served.
+ * (the `Warning` header) and a param-driven policy reading a ConfigMap, all stored
+ * through the served admissionregistration kinds.
  */
 import { backends, startTestServer, type TestServer } from '../support/test-server';
-import { binding, configMapRules, policy, testBindingDefinition, testPolicyDefinition } from '../support/policy-kinds';
+import { binding, configMapRules, policy } from '../support/policy-objects';
 import { until } from '../support/until';
 
 const kinds = '/apis/admissionregistration.svc.io/v1';
@@ -31,8 +30,6 @@ describe.each(backends)('ValidatingAdmissionPolicy over HTTP (%s)', (backend) =>
   let s: TestServer;
   beforeAll(async () => {
     s = await startTestServer(backend);
-    s.registry.served.add(testPolicyDefinition);
-    s.registry.served.add(testBindingDefinition);
   });
   afterAll(async () => {
     await s.close();

@@ -13,7 +13,7 @@ import { errors } from '../../machinery/status';
 import type { AuthorizerPort } from '../../ports/authorizer.port';
 import type { AdmissionAttributes } from '../../registry/admission-chain';
 import { convertObject } from './equivalence';
-import { namespaceValue, objectValue, requestValue } from './inputs';
+import { KindInputs, namespaceValue, objectValue, PolicyInputs, requestValue } from './inputs';
 import { matches, type NamespaceLabels, type RequestView } from './matching';
 import { collectParams, type PolicyRegistry } from './params';
 import type { BindingObject } from './policy-types';
@@ -119,11 +119,12 @@ export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHoo
         ns = await namespaceOf(nsName);
         if (!ns) throw errors.notFound({ group: '', plural: 'namespaces' }, nsName);
       }
-      const base = inputsFor(m.definition, ns);
+      const base = inputsFor(m.definition);
+      const nsValue = namespaceValue(ns);
       const actions = binding.spec?.validationActions ?? [];
       for (const param of params) {
         const p = paramValue(param);
-        const result = validate(hook.compiled, hook.failurePolicy, { ...base.withAuthorizer, params: p }, { ...base.withoutAuthorizer, params: p });
+        const result = validate(hook.compiled, hook.failurePolicy, new PolicyInputs(base, nsValue, p, true), new PolicyInputs(base, nsValue, p, false));
         result.decisions.forEach((d, i) => {
           if (d.action !== 'Deny') return;
           for (const action of actions) {
@@ -178,25 +179,23 @@ function paramValue(param: KObject | null): CelValue {
   return v;
 }
 
-/** The inputs of every policy matched as one kind, built once per kind a request is matched as. */
+/** The inputs of every policy matched as one kind, set up once per kind a request is matched as, each made when first read. */
 function perDefinition(a: AdmissionAttributes, namespace: string, authorizer: AuthorizerPort) {
-  const built = new Map<ResourceDefinition, { withAuthorizer: Record<string, unknown>; withoutAuthorizer: Record<string, unknown> }>();
-  return (def: ResourceDefinition, ns: KObject | undefined) => {
+  const built = new Map<ResourceDefinition, KindInputs>();
+  return (def: ResourceDefinition) => {
     let b = built.get(def);
     if (!b) {
       const convert = (o: KObject | undefined) => (o ? convertObject(o, a.definition, def) : undefined);
-      const withoutAuthorizer = {
-        object: objectValue(convert(a.object)),
-        oldObject: objectValue(convert(a.oldObject)),
-        request: requestValue(a, namespace, def),
-        namespaceObject: null as unknown,
-      };
       const r = a.definition;
-      const requestResource = resourceCheckValue(a.user, authorizer, { group: r.group, resource: r.plural, subresource: a.subresource ?? '', namespace, name: a.name });
-      b = { withoutAuthorizer, withAuthorizer: { ...withoutAuthorizer, authorizer: authorizerValue(a.user, authorizer), 'authorizer.requestResource': requestResource } };
+      b = new KindInputs({
+        object: () => objectValue(convert(a.object)),
+        oldObject: () => objectValue(convert(a.oldObject)),
+        request: () => requestValue(a, namespace, def),
+        authorizer: () => authorizerValue(a.user, authorizer),
+        requestResource: () => resourceCheckValue(a.user, authorizer, { group: r.group, resource: r.plural, subresource: a.subresource ?? '', namespace, name: a.name }),
+      });
       built.set(def, b);
     }
-    const namespaceObject = namespaceValue(ns);
-    return { withAuthorizer: { ...b.withAuthorizer, namespaceObject }, withoutAuthorizer: { ...b.withoutAuthorizer, namespaceObject } };
+    return b;
   };
 }

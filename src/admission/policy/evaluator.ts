@@ -76,15 +76,16 @@ class LazyVariables implements ReadonlyMap<string, CelValue> {
   }
 }
 
-/** The variables every expression may read (object, request, ...), without `variables`. */
-export type Inputs = Record<string, unknown>;
+/** The variables every expression may read (object, request, ...) as properties; each run sets `variables`. */
+export type Inputs = { variables?: unknown };
 
 /**
  * Evaluates `expressions` in order (undefined entries stand for absent ones) with a fresh
  * `variables`; returns the results and the budget left, or throws OutOfBudget.
  */
 export function evaluateAll(expressions: readonly (Compiled | undefined)[], variables: ReadonlyMap<string, Compiled>, inputs: Inputs, budget: number): { results: Evaluation[]; remaining: number } {
-  const activation: Record<string, unknown> = { ...inputs };
+  // The inputs are the activation, their `variables` this run's own: copying them would build every lazy one.
+  const activation = inputs as Record<string, unknown>;
   const lazy = new LazyVariables(variables, activation);
   activation.variables = lazy as unknown as CelMap;
   let remaining = budget;

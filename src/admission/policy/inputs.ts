@@ -5,7 +5,7 @@
  * `namespaceObject` is CreateNamespaceObject's subset of the namespace, timestamps as
  * timestamps; objects and params are untyped JSON (whole numbers as ints).
  */
-import { celValue, toCelValue, type CelValue, type OpenApiSchema } from '../../machinery/cel';
+import { celValue, jsonView, toCelValue, type CelValue, type OpenApiSchema } from '../../machinery/cel';
 import type { KObject } from '../../machinery/object';
 import type { ResourceDefinition } from '../../machinery/resource-definition';
 import type { DeleteOptions } from '../../registry/request';
@@ -103,7 +103,79 @@ export function namespaceValue(ns: KObject | undefined): CelValue {
   return v;
 }
 
-/** An object or param as CEL sees it; null when absent. */
+/** An object or param as CEL sees it, converted as it is read; null when absent. */
 export function objectValue(o: KObject | undefined): CelValue {
-  return (o ? celValue(toCelValue(o) as never) : null) as CelValue;
+  return (o ? jsonView(o) : null) as CelValue;
+}
+
+/** How to make each variable of a request matched as one kind. */
+export interface KindInputMakers {
+  object(): CelValue;
+  oldObject(): CelValue;
+  request(): CelValue;
+  authorizer(): unknown;
+  requestResource(): unknown;
+}
+
+/** A request's variables as matched as one kind, each made when an expression first reads it (most read `object` alone). */
+export class KindInputs {
+  #object?: CelValue;
+  #oldObject?: CelValue;
+  #request?: CelValue;
+  #authorizer?: unknown;
+  #requestResource?: unknown;
+
+  constructor(readonly make: KindInputMakers) {}
+
+  get object() {
+    return (this.#object ??= this.make.object());
+  }
+  get oldObject() {
+    return (this.#oldObject ??= this.make.oldObject());
+  }
+  get request() {
+    return (this.#request ??= this.make.request());
+  }
+  get authorizer() {
+    return (this.#authorizer ??= this.make.authorizer());
+  }
+  get requestResource() {
+    return (this.#requestResource ??= this.make.requestResource());
+  }
+}
+
+// Symbols rather than properties: CEL reads the activation by name, and these are no variables.
+const KIND = Symbol('kind');
+const AUTHORIZED = Symbol('authorized');
+
+/**
+ * The activation of one evaluation, read by name: the kind's variables, the namespace and
+ * the params; `authorizer` only where upstream binds it (not for messages or annotations).
+ */
+export class PolicyInputs {
+  /** Set by each evaluation run. */
+  variables?: unknown;
+  readonly [KIND]: KindInputs;
+  readonly [AUTHORIZED]: boolean;
+
+  constructor(kind: KindInputs, readonly namespaceObject: CelValue, readonly params: CelValue, authorized: boolean) {
+    this[KIND] = kind;
+    this[AUTHORIZED] = authorized;
+  }
+
+  get object() {
+    return this[KIND].object;
+  }
+  get oldObject() {
+    return this[KIND].oldObject;
+  }
+  get request() {
+    return this[KIND].request;
+  }
+  get authorizer() {
+    return this[AUTHORIZED] ? this[KIND].authorizer : undefined;
+  }
+  get 'authorizer.requestResource'() {
+    return this[AUTHORIZED] ? this[KIND].requestResource : undefined;
+  }
 }

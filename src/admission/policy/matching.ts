@@ -71,12 +71,24 @@ export function matchResourceRules(rules: readonly NamedRuleObject[], policy: st
 
 type SelectorOutcome = { matches: boolean; error?: Error };
 
-function selector(sel: MetaLabelSelector | null | undefined) {
-  try {
-    return { selector: labelSelectorAsSelector(sel ?? {}) };
-  } catch (e) {
-    return { error: errors.internal(e instanceof Error ? e.message : String(e)) };
+type ParsedSelector = { selector?: ReturnType<typeof labelSelectorAsSelector>; error?: Error };
+
+/** Parsed once per selector object: the configurations hand the same ones to every request until they change. */
+const parsedSelectors = new WeakMap<MetaLabelSelector, ParsedSelector>();
+const EVERYTHING: ParsedSelector = { selector: labelSelectorAsSelector({}) };
+
+function selector(sel: MetaLabelSelector | null | undefined): ParsedSelector {
+  if (!sel) return EVERYTHING;
+  let p = parsedSelectors.get(sel);
+  if (!p) {
+    try {
+      p = { selector: labelSelectorAsSelector(sel) };
+    } catch (e) {
+      p = { error: errors.internal(e instanceof Error ? e.message : String(e)) };
+    }
+    parsedSelectors.set(sel, p);
   }
+  return p;
 }
 
 async function namespaceSelectorMatches(m: MatchResourcesObject, view: RequestView, labelsOf: NamespaceLabels): Promise<SelectorOutcome> {

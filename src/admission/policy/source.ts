@@ -1,11 +1,12 @@
 /**
  * The policies in force (generic/policy_source.go): every policy with at least one binding,
  * compiled, with its paramKind resolved to a served kind. Read through the registry from
- * the watch cache on every request, and rebuilt only when a list's resourceVersion (or the
- * set of served kinds) moved; a policy is recompiled only when it changed. Without any
- * binding, a request costs one cached list.
+ * the watch cache on every request, and rebuilt only when what a list holds (or the set of
+ * served kinds) changed; a policy is recompiled only when it changed. Without any binding,
+ * a request costs one cached list; with some, two, and nothing is decoded.
  */
 import type { ResourceDefinition } from '../../machinery/resource-definition';
+import type { ListResult } from '../../registry/results';
 import { compilePolicy, type CompiledPolicy } from './compile';
 import { findKind, parseGroupVersion } from './equivalence';
 import type { PolicyRegistry } from './params';
@@ -48,10 +49,36 @@ export function findPolicyKinds(served: readonly ResourceDefinition[]) {
 /** Go's `%v` of a schema.GroupVersionKind. */
 const gvkString = (group: string, version: string, kind: string) => `${group}/${version}, Kind=${kind}`;
 
+/** What a list held when last read: its resourceVersion and its items' JSON, copied into one buffer. */
+interface Seen {
+  resourceVersion: string;
+  json: Buffer;
+}
+
+function seenOf(list: ListResult): Seen {
+  return { resourceVersion: list.metadata.resourceVersion ?? '', json: Buffer.concat(list.body) };
+}
+
+/**
+ * Whether a list holds what it held: the cache's resourceVersion moves with every write of any kind, so the
+ * items' JSON (which carries each item's own resourceVersion) decides, compared piece by piece, undecoded.
+ */
+function unchanged(seen: Seen | undefined, list: ListResult): boolean {
+  if (!seen) return false;
+  const rv = list.metadata.resourceVersion ?? '';
+  if (rv !== '' && rv === seen.resourceVersion) return true;
+  let at = 0;
+  for (const piece of list.body) {
+    if (at + piece.length > seen.json.length || piece.compare(seen.json, at, at + piece.length) !== 0) return false;
+    at += piece.length;
+  }
+  return at === seen.json.length;
+}
+
 export class PolicySource {
   private served?: readonly ResourceDefinition[];
   private kinds: ReturnType<typeof findPolicyKinds> = { policy: undefined, binding: undefined };
-  private seen?: { bindings: string; policies?: string; served: readonly ResourceDefinition[] };
+  private seen?: { served: readonly ResourceDefinition[]; bindings: Seen; bindingItems: BindingObject[]; policies?: Seen };
   private current: PolicyHook[] = [];
   private readonly compiled = new Map<string, { resourceVersion: string; compiled: CompiledPolicy }>();
 
@@ -65,19 +92,20 @@ export class PolicySource {
     const { policy, binding } = this.kinds;
     if (!policy || !binding) return [];
     const bindings = await registry.list(binding, { resourceVersion: '0' });
-    const bindingsRv = bindings.metadata.resourceVersion ?? '';
-    const seen = this.seen;
-    if (seen && seen.bindings === bindingsRv && seen.served === served && seen.policies === undefined) return this.current;
-    const bindingItems = bindings.items as BindingObject[];
+    const seen = this.seen?.served === served ? this.seen : undefined;
+    const bindingsSame = unchanged(seen?.bindings, bindings);
+    // No binding then and none now: nothing else to read.
+    if (bindingsSame && !seen!.policies) return this.current;
+    const bindingItems = bindingsSame ? seen!.bindingItems : (bindings.items as BindingObject[]);
+    const bindingsSeen = bindingsSame ? seen!.bindings : seenOf(bindings);
     if (!bindingItems.length) {
-      this.seen = { bindings: bindingsRv, served };
+      this.seen = { served, bindings: bindingsSeen, bindingItems };
       return (this.current = []);
     }
     const policies = await registry.list(policy, { resourceVersion: '0' });
-    const policiesRv = policies.metadata.resourceVersion ?? '';
-    if (seen && seen.bindings === bindingsRv && seen.policies === policiesRv && seen.served === served) return this.current;
+    if (bindingsSame && unchanged(seen!.policies, policies)) return this.current;
     this.current = this.build(policies.items as PolicyObject[], bindingItems, served);
-    this.seen = { bindings: bindingsRv, policies: policiesRv, served };
+    this.seen = { served, bindings: bindingsSeen, bindingItems, policies: seenOf(policies) };
     return this.current;
   }
 

@@ -4,7 +4,7 @@
  * with their messages, then audit annotations, into upstream's decisions.
  */
 import { fromCelValue, RUNTIME_CEL_COST_BUDGET, type CelValue } from '../../machinery/cel';
-import type { CompiledPolicy } from './compile';
+import type { Compiled, CompiledPolicy } from './compile';
 import { evaluateAll, OutOfBudget, type Evaluation, type Inputs } from './evaluator';
 
 /** celconfig.RuntimeCELCostBudgetMatchConditions. */
@@ -55,7 +55,32 @@ function celTypeName(v: CelValue): string {
   return typeof plain === 'string' ? 'string' : 'dyn';
 }
 
+/** The expression lists a policy runs, made once per compiled policy; messages undefined when it has no messageExpression. */
+interface Runs {
+  matchConditions: (Compiled | undefined)[];
+  validations: (Compiled | undefined)[];
+  messages?: (Compiled | undefined)[];
+  auditAnnotations: (Compiled | undefined)[];
+}
+const runsOf = new WeakMap<CompiledPolicy, Runs>();
+
+function runs(policy: CompiledPolicy): Runs {
+  let r = runsOf.get(policy);
+  if (!r) {
+    const messages = policy.validations.map((v) => v.messageExpression);
+    r = {
+      matchConditions: policy.matchConditions.map((m) => m.compiled),
+      validations: policy.validations.map((v) => v.expression),
+      messages: messages.some((m) => m) ? messages : undefined,
+      auditAnnotations: policy.auditAnnotations.map((a) => a.compiled),
+    };
+    runsOf.set(policy, r);
+  }
+  return r;
+}
+
 export function validate(policy: CompiledPolicy, failurePolicy: string, inputs: Inputs, inputsWithoutAuthorizer: Inputs): ValidateResult {
+  const run = runs(policy);
   const onError: Decision['action'] = failurePolicy === 'Ignore' ? 'Admit' : 'Deny';
   const failed = (message: string): ValidateResult => ({ decisions: [{ action: onError, evaluation: 'Error', message }], auditAnnotations: [] });
 
@@ -63,7 +88,7 @@ export function validate(policy: CompiledPolicy, failurePolicy: string, inputs: 
     let results: Evaluation[];
     try {
       results = evaluateAll(
-        policy.matchConditions.map((m) => m.compiled),
+        run.matchConditions,
         policy.variables,
         inputs,
         MATCH_CONDITIONS_BUDGET,
@@ -84,7 +109,7 @@ export function validate(policy: CompiledPolicy, failurePolicy: string, inputs: 
   let remaining: number;
   try {
     ({ results: evaluations, remaining } = evaluateAll(
-      policy.validations.map((v) => v.expression),
+      run.validations,
       policy.variables,
       inputs,
       RUNTIME_CEL_COST_BUDGET,
@@ -96,12 +121,8 @@ export function validate(policy: CompiledPolicy, failurePolicy: string, inputs: 
   let messages: Evaluation[] = [];
   let messageFailure: string | undefined;
   try {
-    messages = evaluateAll(
-      policy.validations.map((v) => v.messageExpression),
-      policy.variables,
-      inputsWithoutAuthorizer,
-      remaining,
-    ).results;
+    // Without any messageExpression there is nothing to run (and no cost to charge).
+    if (run.messages) messages = evaluateAll(run.messages, policy.variables, inputsWithoutAuthorizer, remaining).results;
   } catch (e) {
     if (!(e instanceof OutOfBudget)) throw e;
     messageFailure = `failed messageExpression: ${e.message}`;
@@ -115,15 +136,11 @@ export function validate(policy: CompiledPolicy, failurePolicy: string, inputs: 
     return { action: 'Deny', evaluation: 'Deny', reason: validation.reason ?? 'Invalid', message: denialMessage(messages[i], validation) };
   });
 
+  if (!run.auditAnnotations.length) return { decisions, auditAnnotations: [] };
   let annotations: Evaluation[];
   try {
     // Upstream binds no authorizer for audit annotations (it declares one): using it fails at run time.
-    annotations = evaluateAll(
-      policy.auditAnnotations.map((a) => a.compiled),
-      policy.variables,
-      inputsWithoutAuthorizer,
-      RUNTIME_CEL_COST_BUDGET,
-    ).results;
+    annotations = evaluateAll(run.auditAnnotations, policy.variables, inputsWithoutAuthorizer, RUNTIME_CEL_COST_BUDGET).results;
   } catch (e) {
     if (!(e instanceof OutOfBudget)) throw e;
     return failed(e.message);

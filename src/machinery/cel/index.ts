@@ -9,6 +9,7 @@ export { CelEnvironment, type VariableDecl } from './environment';
 export { admissionPolicyEnvironment, crdRuleEnvironment, RuleTypeError, type CrdRuleEnvironment } from './presets';
 export { schemaDeclType, type DeclType, type OpenApiSchema } from './schema-types';
 export { celOptional, celValue, fromCelValue, toCelValue } from './values';
+export { jsonView } from './json-view';
 export { escapePropertyName } from './escaping';
 export { T, typeName, type CelT } from './types';
 export { NAMESPACE_TYPE, REQUEST_TYPE } from './admission-types';

@@ -1,6 +1,6 @@
 /** Validation outcomes and where bindings send them: messages, reasons, Deny, Warn, Audit, audit annotations. */
 import { attributes, configMap, harness, outcome } from './harness';
-import { configMapRules } from '../../../support/policy-kinds';
+import { configMapRules } from '../../../support/policy-objects';
 
 const noForbiddenLabel = { expression: "!has(object.metadata.labels) || !('forbidden' in object.metadata.labels)" };
 

@@ -1,6 +1,6 @@
 /** Variables, the variables upstream provides, failure policy and cost limits. */
 import { attributes, configMap, harness, outcome } from './harness';
-import { configMapRules } from '../../../support/policy-kinds';
+import { configMapRules } from '../../../support/policy-objects';
 import type { AuthorizerPort } from '../../../../src/ports/authorizer.port';
 import { alwaysAllow } from '../../../../src/ports/authorizer.port';
 

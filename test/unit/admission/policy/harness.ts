@@ -1,6 +1,6 @@
 /**
  * The plugin over an in-memory stand-in for the registry's public face (list, get,
- * definitions), with the test-only policy kinds: tests store policies, bindings, params
+ * definitions), with the real policy kinds (stored as given, unvalidated): tests store policies, bindings, params
  * and namespaces, then run admission attributes through the plugin.
  */
 import type { KObject } from '../../../../src/machinery/object';
@@ -15,7 +15,9 @@ import { configMapDefinition } from '../../../../src/resources/config-map';
 import { namespaceDefinition } from '../../../../src/resources/namespace';
 import { roleDefinition } from '../../../../src/resources/role';
 import { eventDefinitions } from '../../../../src/resources/event';
-import { binding, policy, testBindingDefinition, testPolicyDefinition } from '../../../support/policy-kinds';
+import { validatingAdmissionPolicyDefinition } from '../../../../src/resources/validating-admission-policy';
+import { validatingAdmissionPolicyBindingDefinition } from '../../../../src/resources/validating-admission-policy-binding';
+import { binding, policy } from '../../../support/policy-objects';
 
 export class FakeRegistry implements PolicyRegistry {
   definitions: readonly ResourceDefinition[];
@@ -50,7 +52,7 @@ export class FakeRegistry implements PolicyRegistry {
   }
 }
 
-export const served: readonly ResourceDefinition[] = [configMapDefinition, namespaceDefinition, roleDefinition, ...eventDefinitions, testPolicyDefinition, testBindingDefinition];
+export const served: readonly ResourceDefinition[] = [configMapDefinition, namespaceDefinition, roleDefinition, ...eventDefinitions, validatingAdmissionPolicyDefinition, validatingAdmissionPolicyBindingDefinition];
 
 export function harness(authorizer: AuthorizerPort = alwaysAllow) {
   const registry = new FakeRegistry(served);
@@ -63,8 +65,8 @@ export function harness(authorizer: AuthorizerPort = alwaysAllow) {
   return {
     registry,
     plugin,
-    addPolicy: (name: string, spec: Record<string, unknown>) => registry.put(testPolicyDefinition, policy(name, spec)),
-    addBinding: (name: string, spec: Record<string, unknown>) => registry.put(testBindingDefinition, binding(name, spec)),
+    addPolicy: (name: string, spec: Record<string, unknown>) => registry.put(validatingAdmissionPolicyDefinition, policy(name, spec)),
+    addBinding: (name: string, spec: Record<string, unknown>) => registry.put(validatingAdmissionPolicyBindingDefinition, binding(name, spec)),
     put: (def: ResourceDefinition, obj: KObject) => registry.put(def, obj),
   };
 }

@@ -3,7 +3,7 @@ import { attributes, configMap, harness, outcome } from './harness';
 import { namespaceDefinition } from '../../../../src/resources/namespace';
 import { roleDefinition } from '../../../../src/resources/role';
 import { coreEventDefinition, eventsEventDefinition } from '../../../../src/resources/event';
-import { testPolicyDefinition } from '../../../support/policy-kinds';
+import { validatingAdmissionPolicyDefinition } from '../../../../src/resources/validating-admission-policy';
 import type { KObject } from '../../../../src/machinery/object';
 
 /** A policy that denies everything it matches, bound without further matching; returns whether `a` is denied. */
@@ -103,7 +103,7 @@ describe('policy matching', () => {
 
   it('never applies to the policy kinds themselves', async () => {
     const { denied } = denyAll(rule({}));
-    expect(await denied(attributes('CREATE', { apiVersion: 'x', kind: 'y', metadata: { name: 'p2' } } as KObject, { definition: testPolicyDefinition }))).toBe(false);
+    expect(await denied(attributes('CREATE', { apiVersion: 'x', kind: 'y', metadata: { name: 'p2' } } as KObject, { definition: validatingAdmissionPolicyDefinition }))).toBe(false);
   });
 
   it('applies only the bindings whose matchResources match', async () => {

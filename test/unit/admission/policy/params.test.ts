@@ -2,7 +2,7 @@
 import { attributes, configMap, harness, outcome } from './harness';
 import { configMapDefinition } from '../../../../src/resources/config-map';
 import { roleDefinition } from '../../../../src/resources/role';
-import { configMapRules } from '../../../support/policy-kinds';
+import { configMapRules } from '../../../support/policy-objects';
 import type { KObject } from '../../../../src/machinery/object';
 
 const maxKeys = { expression: 'size(object.data) <= int(params.data.max)', messageExpression: "'at most ' + params.data.max + ' keys (' + params.metadata.name + ')'" };

@@ -1,7 +1,7 @@
 /** Type checking a policy against the schemas of the kinds it matches, for status.typeChecking. */
 import { typeCheck, typesToCheck } from '../../../../src/admission/policy';
 import { served } from './harness';
-import { policy } from '../../../support/policy-kinds';
+import { policy } from '../../../support/policy-objects';
 
 const rules = (resources: string[], apiGroups = [''], apiVersions = ['v1']) => ({ resourceRules: [{ apiGroups, apiVersions, resources, operations: ['*'] }] });
 
