@@ -6,7 +6,7 @@
  * a request costs one cached list; with some, two, and nothing is decoded.
  */
 import type { ResourceDefinition } from '../../machinery/resource-definition';
-import type { ListResult } from '../../registry/results';
+import { seenOf, unchanged, type Seen } from '../list-snapshot';
 import { compilePolicy, type CompiledPolicy } from './compile';
 import { findKind, parseGroupVersion } from './equivalence';
 import type { PolicyRegistry } from './params';
@@ -48,32 +48,6 @@ export function findPolicyKinds(served: readonly ResourceDefinition[]) {
 
 /** Go's `%v` of a schema.GroupVersionKind. */
 const gvkString = (group: string, version: string, kind: string) => `${group}/${version}, Kind=${kind}`;
-
-/** What a list held when last read: its resourceVersion and its items' JSON, copied into one buffer. */
-interface Seen {
-  resourceVersion: string;
-  json: Buffer;
-}
-
-function seenOf(list: ListResult): Seen {
-  return { resourceVersion: list.metadata.resourceVersion ?? '', json: Buffer.concat(list.body) };
-}
-
-/**
- * Whether a list holds what it held: the cache's resourceVersion moves with every write of any kind, so the
- * items' JSON (which carries each item's own resourceVersion) decides, compared piece by piece, undecoded.
- */
-function unchanged(seen: Seen | undefined, list: ListResult): boolean {
-  if (!seen) return false;
-  const rv = list.metadata.resourceVersion ?? '';
-  if (rv !== '' && rv === seen.resourceVersion) return true;
-  let at = 0;
-  for (const piece of list.body) {
-    if (at + piece.length > seen.json.length || piece.compare(seen.json, at, at + piece.length) !== 0) return false;
-    at += piece.length;
-  }
-  return at === seen.json.length;
-}
 
 export class PolicySource {
   private served?: readonly ResourceDefinition[];

@@ -1,16 +1,17 @@
 /**
  * The webhooks configured now, read through the registry (the watch cache's
  * list at resourceVersion 0) on every admission call. This is on every
- * write's path, so a list whose resourceVersion has not moved is answered
- * from the last compilation without decoding anything, and when it has
- * moved, only configurations whose own resourceVersion changed are compiled
- * again.
+ * write's path, so a list that holds what it held (list-snapshot.ts) is
+ * answered from the last compilation without decoding anything, and when it
+ * changed, only configurations whose own resourceVersion changed are
+ * compiled again.
  */
 import type { ResourceDefinition } from '../../machinery/resource-definition';
 import type { Registry } from '../../registry/registry';
 import type { AuthorizerPort } from '../../ports/authorizer.port';
 import type { ClockPort } from '../../ports/clock.port';
 import type { RandomPort } from '../../ports/random.port';
+import { seenOf, unchanged, type Seen } from '../list-snapshot';
 import { compileConfiguration, type Webhook, type WebhookConfigurationJson } from './configuration';
 
 /** What the webhook plugins use of the registry (a Registry is one). */
@@ -33,7 +34,7 @@ export type WebhookKind = 'mutatingwebhookconfigurations' | 'validatingwebhookco
 
 interface Compiled {
   def: ResourceDefinition;
-  resourceVersion: string;
+  seen: Seen;
   webhooks: readonly Webhook[];
 }
 
@@ -62,9 +63,8 @@ export class WebhookSource {
     const def = this.def();
     if (!def) return [];
     const list = await this.registry().list(def, { resourceVersion: '0' });
-    const rv = list.metadata.resourceVersion ?? '';
     const last = this.compiled;
-    if (last && last.def === def && rv !== '' && last.resourceVersion === rv) return last.webhooks;
+    if (last && last.def === def && unchanged(last.seen, list)) return last.webhooks;
     const configs = (list.items as WebhookConfigurationJson[]).slice().sort((a, b) => byName(a.metadata.name, b.metadata.name));
     const next = new Map<string, { resourceVersion: string; webhooks: Webhook[] }>();
     const webhooks: Webhook[] = [];
@@ -77,7 +77,7 @@ export class WebhookSource {
       webhooks.push(...entry.webhooks);
     }
     this.perConfiguration = next;
-    this.compiled = { def, resourceVersion: rv, webhooks };
+    this.compiled = { def, seen: seenOf(list), webhooks };
     return webhooks;
   }
 }

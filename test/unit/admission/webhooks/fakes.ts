@@ -46,6 +46,11 @@ export class FakeRegistry implements WebhookRegistry {
     this.configs.set(def, list);
   }
 
+  /** A write of some other kind: the cache's resourceVersion moves, the configurations stay. */
+  unrelatedWrite(): void {
+    this.revision++;
+  }
+
   addNamespace(name: string, labels: Record<string, string> = {}): void {
     this.namespaces.set(name, { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });
   }
@@ -60,6 +65,8 @@ export class FakeRegistry implements WebhookRegistry {
         owner.decodes++;
         return structuredClone(items);
       },
+      // The items' JSON as the cache holds it, one piece each.
+      body: items.map((item, i) => Buffer.from((i ? ',' : '') + JSON.stringify(item))),
     } as unknown as ListResult;
   }
 

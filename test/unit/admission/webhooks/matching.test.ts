@@ -220,6 +220,18 @@ describe('configurations', () => {
     expect(port.paths()).toEqual(['/b', '/a', '/b']);
   });
 
+  it('are not decoded again when only other kinds were written (the cache resourceVersion moved)', async () => {
+    const { registry } = setup(hook('b'));
+    const plugin = new ValidatingAdmissionWebhook(envOf(registry), new FakeWebhooks().on('https://hooks.test/b', (r) => allow(r)));
+    await plugin.validate(createCm());
+    const decodes = registry.decodes;
+    registry.unrelatedWrite();
+    await plugin.validate(createCm());
+    registry.unrelatedWrite();
+    await plugin.validate(createCm());
+    expect(registry.decodes).toBe(decodes);
+  });
+
   it('cost one list read and nothing else when there are none', async () => {
     const registry = new FakeRegistry();
     const plugin = new ValidatingAdmissionWebhook(envOf(registry), new FakeWebhooks());
