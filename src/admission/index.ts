@@ -13,6 +13,7 @@ import { Namespaces } from './namespaces';
 import { ValidatingAdmissionPolicy } from './policy';
 import { admissionWebhookPlugins } from './webhooks';
 import type { AdmissionPluginName } from './plugin-names';
+import type { ConfigurationChanges } from './config-changes';
 
 export { ADMISSION_PLUGIN_ORDER, DEFAULT_ADMISSION_PLUGINS, AdmissionConfigError, selectAdmissionPlugins, type AdmissionPluginName } from './plugin-names';
 
@@ -25,6 +26,8 @@ export interface AdmissionDeps {
   authorizer: AuthorizerPort;
   /** Calls admission webhooks. */
   webhooks: WebhookPort;
+  /** Tells the policy and webhook plugins when their configuration kinds changed. */
+  changes?: ConfigurationChanges;
 }
 
 export function admissionChain(enabled: readonly AdmissionPluginName[], deps: AdmissionDeps): AdmissionChain {
@@ -32,13 +35,13 @@ export function admissionChain(enabled: readonly AdmissionPluginName[], deps: Ad
   const authorizer = () => deps.authorizer;
   // The webhook pair shares each request's deadline, so it is built once for both names.
   let webhookPair: ReturnType<typeof admissionWebhookPlugins> | undefined;
-  const webhookPlugins = () => (webhookPair ??= admissionWebhookPlugins({ registry: deps.registry, clock: deps.clock, random: deps.random, authorizer }, deps.webhooks));
+  const webhookPlugins = () => (webhookPair ??= admissionWebhookPlugins({ registry: deps.registry, clock: deps.clock, random: deps.random, authorizer, changes: deps.changes }, deps.webhooks));
   const build: Record<AdmissionPluginName, () => AdmissionPlugin> = {
     NamespaceAutoProvision: () => new NamespaceAutoProvision(namespaces),
     NamespaceLifecycle: () => new NamespaceLifecycle(namespaces, new Set(SYSTEM_NAMESPACES)),
     NamespaceExists: () => new NamespaceExists(namespaces),
     MutatingAdmissionWebhook: () => webhookPlugins().mutating,
-    ValidatingAdmissionPolicy: () => new ValidatingAdmissionPolicy({ registry: deps.registry, namespaces, authorizer }),
+    ValidatingAdmissionPolicy: () => new ValidatingAdmissionPolicy({ registry: deps.registry, namespaces, authorizer, changes: deps.changes }),
     ValidatingAdmissionWebhook: () => webhookPlugins().validating,
   };
   return new AdmissionChain(enabled.map((name) => build[name]()));

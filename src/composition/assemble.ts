@@ -136,7 +136,7 @@ export function assemble(opts: AssembleOptions): Assembled {
       gates,
       authorizer,
       ttlSeconds: (def) => (eventDefinitions.includes(def) ? eventTtl : undefined),
-      admission: admissionChain(opts.admissionPlugins ?? DEFAULT_ADMISSION_PLUGINS, { registry: () => registry, clock: systemClock, random: systemRandom, authorizer, webhooks }),
+      admission: admissionChain(opts.admissionPlugins ?? DEFAULT_ADMISSION_PLUGINS, { registry: () => registry, clock: systemClock, random: systemRandom, authorizer, webhooks, changes: (def, changed) => cache.onChange(def, changed) }),
     },
     new CachedReadPath(cache, storage),
   );

@@ -6,6 +6,7 @@
  * so that a bad policy can always be removed.
  */
 import type { AuthorizerPort } from '../../ports/authorizer.port';
+import type { ConfigurationChanges } from '../config-changes';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admission-chain';
 import { dispatch, type NamespaceReader } from './dispatcher';
 import type { PolicyRegistry } from './params';
@@ -19,13 +20,17 @@ export interface PolicyPluginDeps {
   namespaces: NamespaceReader;
   /** Answers the `authorizer` variable's checks. */
   authorizer: () => AuthorizerPort;
+  /** When policies and bindings changed (without it, every request reads them). */
+  changes?: ConfigurationChanges;
 }
 
 export class ValidatingAdmissionPolicy implements AdmissionPlugin {
   readonly name = 'ValidatingAdmissionPolicy';
-  private readonly source = new PolicySource();
+  private readonly source: PolicySource;
 
-  constructor(private readonly deps: PolicyPluginDeps) {}
+  constructor(private readonly deps: PolicyPluginDeps) {
+    this.source = new PolicySource(deps.changes);
+  }
 
   async validate(a: AdmissionAttributes): Promise<void> {
     if (EXEMPT.has(a.definition.plural) && a.definition.group.startsWith('admissionregistration.')) return;

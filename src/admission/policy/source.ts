@@ -6,6 +6,7 @@
  * a request costs one cached list; with some, two, and nothing is decoded.
  */
 import type { ResourceDefinition } from '../../machinery/resource-definition';
+import { ChangeFlag, type ConfigurationChanges } from '../config-changes';
 import { seenOf, unchanged, type Seen } from '../list-snapshot';
 import { compilePolicy, type CompiledPolicy } from './compile';
 import { findKind, parseGroupVersion } from './equivalence';
@@ -55,6 +56,11 @@ export class PolicySource {
   private seen?: { served: readonly ResourceDefinition[]; bindings: Seen; bindingItems: BindingObject[]; policies?: Seen };
   private current: PolicyHook[] = [];
   private readonly compiled = new Map<string, { resourceVersion: string; compiled: CompiledPolicy }>();
+  private readonly flag: ChangeFlag;
+
+  constructor(changes?: ConfigurationChanges) {
+    this.flag = new ChangeFlag(changes);
+  }
 
   /** The hooks in force now. */
   async hooks(registry: PolicyRegistry): Promise<readonly PolicyHook[]> {
@@ -65,6 +71,16 @@ export class PolicySource {
     }
     const { policy, binding } = this.kinds;
     if (!policy || !binding) return [];
+    if (!this.flag.take([policy, binding]) && this.seen?.served === served) return this.current;
+    try {
+      return await this.read(registry, policy, binding, served);
+    } catch (e) {
+      this.flag.retry();
+      throw e;
+    }
+  }
+
+  private async read(registry: PolicyRegistry, policy: ResourceDefinition, binding: ResourceDefinition, served: readonly ResourceDefinition[]): Promise<readonly PolicyHook[]> {
     const bindings = await registry.list(binding, { resourceVersion: '0' });
     const seen = this.seen?.served === served ? this.seen : undefined;
     const bindingsSame = unchanged(seen?.bindings, bindings);

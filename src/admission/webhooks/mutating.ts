@@ -45,7 +45,7 @@ export class MutatingAdmissionWebhook implements AdmissionPlugin {
     webhooks: WebhookPort,
     options: WebhookPluginOptions = {},
   ) {
-    this.source = new WebhookSource(env.registry, 'mutatingwebhookconfigurations');
+    this.source = new WebhookSource(env.registry, 'mutatingwebhookconfigurations', env.changes);
     this.caller = new WebhookCaller({ env, webhooks, deadlines: options.deadlines ?? new RequestDeadlines() });
   }
 

@@ -26,7 +26,7 @@ export class ValidatingAdmissionWebhook implements AdmissionPlugin {
     webhooks: WebhookPort,
     options: WebhookPluginOptions = {},
   ) {
-    this.source = new WebhookSource(env.registry, 'validatingwebhookconfigurations');
+    this.source = new WebhookSource(env.registry, 'validatingwebhookconfigurations', env.changes);
     this.caller = new WebhookCaller({ env, webhooks, deadlines: options.deadlines ?? new RequestDeadlines() });
   }
 

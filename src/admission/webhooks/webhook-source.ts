@@ -11,7 +11,9 @@ import type { Registry } from '../../registry/registry';
 import type { AuthorizerPort } from '../../ports/authorizer.port';
 import type { ClockPort } from '../../ports/clock.port';
 import type { RandomPort } from '../../ports/random.port';
+import { ChangeFlag, type ConfigurationChanges } from '../config-changes';
 import { seenOf, unchanged, type Seen } from '../list-snapshot';
+import type { ListResult } from '../../registry/results';
 import { compileConfiguration, type Webhook, type WebhookConfigurationJson } from './configuration';
 
 /** What the webhook plugins use of the registry (a Registry is one). */
@@ -26,6 +28,8 @@ export interface WebhookEnv {
   random: RandomPort;
   /** Answers match conditions' `authorizer` checks (read per request: the authorizer may be swapped). */
   authorizer: () => AuthorizerPort;
+  /** When configurations changed (without it, every request reads them). */
+  changes?: ConfigurationChanges;
 }
 
 export const ADMISSION_REGISTRATION_GROUP = 'admissionregistration.svc.io';
@@ -44,10 +48,15 @@ export class WebhookSource {
   /** Compiled webhooks per configuration uid, with the configuration's resourceVersion they came from. */
   private perConfiguration = new Map<string, { resourceVersion: string; webhooks: Webhook[] }>();
 
+  private readonly flag: ChangeFlag;
+
   constructor(
     private readonly registry: () => WebhookRegistry,
     private readonly plural: WebhookKind,
-  ) {}
+    changes?: ConfigurationChanges,
+  ) {
+    this.flag = new ChangeFlag(changes);
+  }
 
   /** The configuration kind while it is served (found again only when the served kinds change). */
   private def(): ResourceDefinition | undefined {
@@ -62,8 +71,15 @@ export class WebhookSource {
   async webhooks(): Promise<readonly Webhook[]> {
     const def = this.def();
     if (!def) return [];
-    const list = await this.registry().list(def, { resourceVersion: '0' });
     const last = this.compiled;
+    if (!this.flag.take([def]) && last?.def === def) return last.webhooks;
+    let list: ListResult;
+    try {
+      list = await this.registry().list(def, { resourceVersion: '0' });
+    } catch (e) {
+      this.flag.retry();
+      throw e;
+    }
     if (last && last.def === def && unchanged(last.seen, list)) return last.webhooks;
     const configs = (list.items as WebhookConfigurationJson[]).slice().sort((a, b) => byName(a.metadata.name, b.metadata.name));
     const next = new Map<string, { resourceVersion: string; webhooks: Webhook[] }>();

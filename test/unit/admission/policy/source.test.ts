@@ -30,3 +30,26 @@ describe('PolicySource', () => {
     expect(await source.hooks(h.registry)).toBe(rebound);
   });
 });
+
+describe('PolicySource told of changes', () => {
+  it('reads no list while nothing changed, and reads again after a change of a policy or binding kind', async () => {
+    const h = harness();
+    const listeners = new Map<unknown, () => void>();
+    const source = new PolicySource((def, changed) => {
+      listeners.set(def, changed);
+      return () => listeners.delete(def);
+    });
+    h.addPolicy('p', { matchConstraints: configMapRules(), validations: [{ expression: 'true' }] });
+    h.addBinding('b', { policyName: 'p', validationActions: ['Deny'] });
+    const first = await source.hooks(h.registry);
+    const lists = h.registry.lists;
+    expect(await source.hooks(h.registry)).toBe(first);
+    expect(h.registry.lists).toBe(lists);
+    h.addPolicy('p', { matchConstraints: configMapRules(), validations: [{ expression: 'false' }] });
+    expect(listeners.size).toBe(2);
+    for (const changed of listeners.values()) changed();
+    const changed = await source.hooks(h.registry);
+    expect(changed[0].compiled.validations[0].validation.expression).toBe('false');
+    expect(h.registry.lists).toBeGreaterThan(lists);
+  });
+});

@@ -232,6 +232,21 @@ describe('configurations', () => {
     expect(registry.decodes).toBe(decodes);
   });
 
+  it('are not even listed while the cache says their kind did not change', async () => {
+    const { registry } = setup(hook('b'));
+    let changed = () => {};
+    const env = { ...envOf(registry), changes: (_def: unknown, c: () => void) => ((changed = c), () => undefined) };
+    const plugin = new ValidatingAdmissionWebhook(env, new FakeWebhooks().on('https://hooks.test/b', (r) => allow(r)).on('https://hooks.test/a', (r) => allow(r)));
+    await plugin.validate(createCm());
+    const lists = registry.lists;
+    await plugin.validate(createCm());
+    expect(registry.lists).toBe(lists);
+    registry.put('validating', configuration('a-first', [hook('a')]));
+    changed();
+    await plugin.validate(createCm());
+    expect(registry.lists).toBe(lists + 1);
+  });
+
   it('cost one list read and nothing else when there are none', async () => {
     const registry = new FakeRegistry();
     const plugin = new ValidatingAdmissionWebhook(envOf(registry), new FakeWebhooks());
