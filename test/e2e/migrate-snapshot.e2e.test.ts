@@ -95,7 +95,7 @@ test('snapshot: saved while serving and writing, restored exactly as it was', as
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ metadata: { name: `during-${String(written).padStart(4, '0')}` } }),
         });
-        if (r.status !== 201) throw new Error(`write during the snapshot: ${r.status}`);
+        if (r.status !== 201) throw new Error(`write during the snapshot: ${r.status} ${await r.text()}`);
         written++;
       }
     })();
