@@ -9,7 +9,7 @@ import type { KObject } from '../../machinery/object';
 import { parseStored } from '../codec';
 import type { FieldReader } from '../predicate';
 import { SlabWriter } from './byte-slab';
-import { withRevision } from '../with-revision';
+import { revisionInsertAt, withRevision } from '../with-revision';
 
 const noFields: Readonly<Record<string, string | undefined>> = Object.freeze({});
 /** Slabs for objects made outside a kind's cache (unit tests). */
@@ -34,6 +34,13 @@ export class CachedObject {
   /** A cached object of the given JSON, written by `writer` (the kind's slabs). */
   static of(key: string, rev: number, json: string, labels?: Record<string, string>, uid?: string, fields = noFields, writer = loose): CachedObject {
     writer.write(json);
+    const { slab, start, size } = writer;
+    return new CachedObject(key, rev, slab, start, size, labels, uidRef(slab, start, size, uid), fields);
+  }
+
+  /** A cached object of stored bytes with `insert` written in at `at` (the resourceVersion member). */
+  static ofBytes(key: string, rev: number, stored: Buffer, { at, insert }: { at: number; insert: Buffer }, labels: Record<string, string> | undefined, uid: string | undefined, fields: Readonly<Record<string, string | undefined>>, writer: SlabWriter): CachedObject {
+    writer.copySpliced(stored, at, insert);
     const { slab, start, size } = writer;
     return new CachedObject(key, rev, slab, start, size, labels, uidRef(slab, start, size, uid), fields);
   }
@@ -95,7 +102,10 @@ function uidRef(slab: Buffer, start: number, size: number, uid: string | undefin
 export function cacheObject(def: ResourceDefinition, key: string, value: Buffer, rev: number, writer: SlabWriter): CachedObject {
   const text = value.toString('utf8');
   const obj = parseStored(def, text, rev, key);
-  const json = def.storedAs ? undefined : withRevision(text, obj.metadata, rev);
+  // ASCII (as long as the bytes): the revision goes in by copying the stored bytes around it, not by splicing the
+  // text and encoding it again (three passes over a large object).
+  const inBytes = !def.storedAs && !('resourceVersion' in obj.metadata) && text.length === value.length ? revisionInsertAt(value, rev) : undefined;
+  const json = def.storedAs || inBytes ? undefined : withRevision(text, obj.metadata, rev);
   obj.metadata.resourceVersion = String(rev);
   let fields = noFields;
   const extra = Object.entries(def.fieldSelectors);
@@ -105,6 +115,7 @@ export function cacheObject(def: ResourceDefinition, key: string, value: Buffer,
     fields = f;
   }
   const labels = obj.metadata.labels && Object.keys(obj.metadata.labels).length ? obj.metadata.labels : undefined;
+  if (inBytes) return CachedObject.ofBytes(key, rev, value, inBytes, labels, obj.metadata.uid, fields, writer);
   return CachedObject.of(key, rev, json ?? JSON.stringify(obj), labels, obj.metadata.uid, fields, writer);
 }
 
