@@ -1,5 +1,6 @@
 /** Cached objects: bytes in slabs, uids read back from the bytes, lists joined from slab slices. */
-import { CachedObject, joinedBytes } from '../../../src/registry/watch-cache/cached-object';
+import { CachedObject, cacheObject, joinedBytes } from '../../../src/registry/watch-cache/cached-object';
+import type { ResourceDefinition } from '../../../src/machinery/resource-definition';
 import { SlabWriter } from '../../../src/registry/watch-cache/byte-slab';
 
 const json = (name: string, extra = '') => `{"metadata":{"name":"${name}","uid":"uid-${name}"${extra}}}`;
@@ -60,5 +61,20 @@ describe('SlabWriter', () => {
     for (let i = 0; i < 20; i++) w.write(`"${'z'.repeat(5000)}"`);
     expect(w.slab).not.toBe(first.slab);
     expect(w.slab.toString('utf8', w.start, w.start + w.size)).toBe(`"${'z'.repeat(5000)}"`);
+  });
+
+  test('an object taken in from storage has its resourceVersion written into its bytes, ASCII or not', () => {
+    const def = { fieldSelectors: {} } as unknown as ResourceDefinition;
+    const writer = new SlabWriter();
+    for (const stored of [
+      { metadata: { name: 'a', uid: 'u-a', labels: { l: 'v' } }, data: { big: 'x'.repeat(20_000) } },
+      { metadata: { name: 'ü', uid: 'u-b' }, data: { k: '☃ "quoted" \\' } },
+      { metadata: {}, data: {} },
+    ]) {
+      const o = cacheObject(def, '/things/a', Buffer.from(JSON.stringify(stored)), 9, writer);
+      expect(o.bytes.toString()).toBe(JSON.stringify({ ...stored, metadata: { ...stored.metadata, resourceVersion: '9' } }));
+      expect(o.uid).toBe(stored.metadata.uid);
+      expect(o.labels).toEqual((stored.metadata as { labels?: object }).labels);
+    }
   });
 });
