@@ -1,6 +1,7 @@
 /** Cached objects: bytes in slabs, uids read back from the bytes, lists joined from slab slices. */
 import { CachedObject, cacheObject, joinedBytes } from '../../../src/registry/watch-cache/cached-object';
 import type { ResourceDefinition } from '../../../src/machinery/resource-definition';
+import { encodeForStorage } from '../../../src/registry/codec';
 import { SlabWriter } from '../../../src/registry/watch-cache/byte-slab';
 
 const json = (name: string, extra = '') => `{"metadata":{"name":"${name}","uid":"uid-${name}"${extra}}}`;
@@ -76,5 +77,20 @@ describe('SlabWriter', () => {
       expect(o.uid).toBe(stored.metadata.uid);
       expect(o.labels).toEqual((stored.metadata as { labels?: object }).labels);
     }
+  });
+
+  test('a value this process encoded is taken in from its object, with the same result as parsing it', () => {
+    const def = { fieldSelectors: { 'spec.x': (o: any) => o.spec?.x } } as unknown as ResourceDefinition;
+    const writer = new SlabWriter();
+    const obj: any = { kind: 'Thing', metadata: { name: 'a', uid: 'u-1', labels: { l: 'ü' }, resourceVersion: '3' }, spec: { x: 'y' } };
+    const encoded = encodeForStorage(def, obj);
+    const fromObject = cacheObject(def, '/things/a', encoded, 9, writer);
+    const parsed = cacheObject(def, '/things/a', Buffer.from(encoded), 9, writer);
+    expect(fromObject.bytes.toString()).toBe(parsed.bytes.toString());
+    expect(JSON.parse(fromObject.bytes.toString()).metadata.resourceVersion).toBe('9');
+    expect([fromObject.uid, fromObject.labels, fromObject.fields]).toEqual([parsed.uid, parsed.labels, parsed.fields]);
+    obj.metadata.labels.l = 'changed'; // the writer's object may change afterwards; the cache's labels do not
+    expect(fromObject.labels).toEqual({ l: 'ü' });
+    expect(obj.metadata.resourceVersion).toBe('3');
   });
 });
