@@ -18,6 +18,7 @@ import { cmBody, fmt, measured, serverCpuSeconds, table } from './bench/report.m
 import { updates } from './bench/updates.mjs';
 import { embeddedCreates } from './bench/embedded.mjs';
 import { memory } from './bench/memory.mjs';
+import { largeReplace } from './bench/large-replace.mjs';
 import { customResources } from './bench/custom-resources.mjs';
 import { generatorCells } from './bench/generator.mjs';
 import { admissionPolicy } from './bench/admission-policy.mjs';
@@ -25,7 +26,7 @@ import { admissionPolicy } from './bench/admission-policy.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { Etcd3 } = createRequire(import.meta.url)('etcd3');
 const seconds = Number(process.env.BENCH_SECONDS ?? 3); // per throughput cell
-// BENCH_ONLY=gets,lists (say): only those phases (creates gets secure events lists updates crds admission wrk watch embedded memory).
+// BENCH_ONLY=gets,lists (say): only those phases (creates gets secure events lists updates crds admission wrk watch embedded memory large-replace).
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : undefined;
 const wanted = (phase) => !only || only.has(phase);
 const log = (msg) => process.stderr.write(`[bench] ${msg}\n`);
@@ -346,6 +347,7 @@ async function main() {
     await server.stop();
     if (wanted('embedded')) results.embeddedCreates = await embeddedCreates(root, { seconds, row, log });
     if (wanted('memory')) Object.assign(results, await memory(root, etcdProc.endpoint, etcd, { row, log }));
+    if (wanted('large-replace')) results.largeReplace = await largeReplace(root, etcdProc.endpoint, { row, log });
   } finally {
     etcd.close();
     await stopAll();

@@ -112,7 +112,7 @@ function imageEnv(root) {
  * process.memoryUsage() (rss, heapUsed, external, arrayBuffers…) taken right after. A restart on the same storage
  * passes the first server's certDir (the servers on one store share their CA).
  */
-export async function startServer(root, storage, extraArgs = [], { gc = false, certDir = mkdtempSync(join(tmpdir(), 'bench-pki-')) } = {}) {
+export async function startServer(root, storage, extraArgs = [], { gc = false, certDir = mkdtempSync(join(tmpdir(), 'bench-pki-')), plainEnv = false } = {}) {
   const port = await freePort();
   const securePort = await freePort();
   dirs.add(certDir);
@@ -121,7 +121,7 @@ export async function startServer(root, storage, extraArgs = [], { gc = false, c
   if (gc) nodeArgs.push('--expose-gc', '--require', gcPreload);
   const storageArgs = typeof storage === 'string' ? ['--etcd-servers', storage, '--etcd-compaction-interval', '0', '--data-dir', certDir] : ['--data-dir', storage.dataDir];
   const child = spawn(process.execPath, [...nodeArgs, join(root, 'dist/main.js'), ...storageArgs, '--port', String(port),
-    '--secure-port', String(securePort), '--cert-dir', certDir, '--log-level', 'warn', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'], env: imageEnv(root) });
+    '--secure-port', String(securePort), '--cert-dir', certDir, '--log-level', 'warn', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'], env: plainEnv ? process.env : imageEnv(root) });
   const proc = track(child);
   const gcReports = gc ? reportsOf(child.stderr) : undefined;
   const url = `http://127.0.0.1:${port}`;

@@ -57,9 +57,23 @@ export interface KList<T = KObject> {
   items: T[];
 }
 
-/** Deep copy of plain JSON data. structuredClone keeps it honest for our objects (no functions, no classes). */
+/**
+ * Deep copy of plain JSON data: objects and arrays are copied, strings are shared (they are immutable, and
+ * structuredClone would copy every character of a large ConfigMap value). Anything else goes to structuredClone.
+ */
 export function deepCopy<T>(v: T): T {
-  return structuredClone(v);
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) return v.map(deepCopy) as T;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  if (proto !== Object.prototype && proto !== null) return structuredClone(v);
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) {
+    const value = deepCopy((v as Record<string, unknown>)[k]);
+    // An own "__proto__" member (JSON.parse makes one) stays a member, not the copy's prototype.
+    if (k === '__proto__') Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
+    else out[k] = value;
+  }
+  return out as T;
 }
 
 /** Structural equality of plain JSON values, ignoring key order. */

@@ -7,7 +7,7 @@
  * encoding.
  */
 import type { KList, KObject } from '../machinery/object';
-import { insertRevisionInText } from './with-revision';
+import { withRevisionBytes } from './with-revision';
 
 export class ObjectResult {
   private decoded: KObject | undefined;
@@ -39,7 +39,8 @@ export class ObjectResult {
    * revision written in. `object.metadata.resourceVersion` already holds that revision.
    */
   static ofStored(object: KObject, stored: Buffer, revision: number, created = false): ObjectResult {
-    return new ObjectResult(object, insertRevisionInText(stored.toString('utf8'), revision), undefined, created);
+    // Bytes, not a string: a large object is copied once, not decoded, spliced and encoded again for the socket.
+    return new ObjectResult(object, withRevisionBytes(stored, revision), undefined, created);
   }
 
   get object(): KObject {

@@ -5,7 +5,7 @@
  */
 import { errors } from '../machinery/status';
 import { RenderedValue } from '../machinery/field-errors';
-import { KObject } from '../machinery/object';
+import { KObject, deepCopy } from '../machinery/object';
 import { AsyncConverter, ResourceDefinition } from '../machinery/resource-definition';
 import { KeyExistsError, KeyValue, PutOptions } from '../ports/storage.port';
 import { checkTypeMeta, keepSubresourceFields, reconcileNamespace, resetManagedFieldsRequest, shapeAsStored, validateCreate } from './admission';
@@ -173,7 +173,7 @@ export class ResourceStore {
     }
     const requestedRV = body.metadata.resourceVersion;
     return this.guaranteedUpdate(namespace, name, opts, subresource, !!requestedRV, async (old) => {
-      const obj = structuredClone(body);
+      const obj = deepCopy(body);
       if (!old) return obj;
       if (!requestedRV) {
         if (!def.allowUnconditionalUpdate) {

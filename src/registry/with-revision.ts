@@ -33,6 +33,25 @@ export function insertRevisionInText(text: string, rev: number): string | undefi
   return `${text.slice(0, end)}${text.charCodeAt(before) === 0x7b ? '' : ','}"resourceVersion":"${rev}"${text.slice(end)}`;
 }
 
+/**
+ * insertRevisionInText on the stored bytes: where the member goes and what goes there, so that a caller copies the
+ * bytes around it instead of decoding them to a string and encoding the result again (large objects). Undefined
+ * when the bytes are not in the expected shape.
+ */
+export function revisionInsertAt(bytes: Buffer, rev: number): { at: number; insert: Buffer } | undefined {
+  const end = metadataEndInBytes(bytes);
+  if (end < 0) return undefined;
+  let before = end - 1;
+  while (before >= 0 && bytes[before] <= 0x20) before--;
+  return { at: end, insert: Buffer.from(`${bytes[before] === 0x7b ? '' : ','}"resourceVersion":"${rev}"`) };
+}
+
+/** The stored bytes with metadata.resourceVersion written in (insertRevisionInText without a string). */
+export function withRevisionBytes(bytes: Buffer, rev: number): Buffer | undefined {
+  const r = revisionInsertAt(bytes, rev);
+  return r && Buffer.concat([bytes.subarray(0, r.at), r.insert, bytes.subarray(r.at)]);
+}
+
 export function hasMembers(o: object): boolean {
   for (const _ in o) return true;
   return false;
@@ -86,6 +105,52 @@ function stringEnd(text: string, start: number): number {
     // Escaped when an odd run of backslashes stands before it.
     let b = q - 1;
     while (text.charCodeAt(b) === backslash) b--;
+    if ((q - 1 - b) % 2 === 0) return q;
+    from = q + 1;
+  }
+}
+
+/** metadataEnd over UTF-8 bytes (its structural characters are ASCII, never part of a multi-byte character). */
+export function metadataEndInBytes(bytes: Buffer): number {
+  let depth = 0;
+  let metaDepth = -1;
+  let end = -1;
+  let keyStart = -1;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (c === quote) {
+      const start = i;
+      i = bytesStringEnd(bytes, start);
+      if (depth !== 1) continue;
+      let j = i + 1;
+      while (j < bytes.length && bytes[j] <= 0x20) j++;
+      if (bytes[j] !== colon) continue;
+      for (let k = start + 1; k < i; k++) if (bytes[k] === backslash) return -1;
+      keyStart = i === start + 9 && metadataKey.compare(bytes, start, start + 10) === 0 ? start : -1;
+      if (keyStart >= 0 && (metaDepth >= 0 || end >= 0)) return -1;
+    } else if (c === 0x7b || c === 0x5b) {
+      depth++;
+      if (depth === 2 && keyStart >= 0) metaDepth = c === 0x7b ? 2 : -1;
+      keyStart = -1;
+    } else if (c === 0x7d || c === 0x5d) {
+      if (depth === 2 && metaDepth === 2) {
+        end = i;
+        metaDepth = -1;
+      }
+      depth--;
+    }
+  }
+  return end;
+}
+
+const metadataKey = Buffer.from('"metadata"');
+
+function bytesStringEnd(bytes: Buffer, start: number): number {
+  for (let from = start + 1; ; ) {
+    const q = bytes.indexOf(quote, from);
+    if (q < 0) return bytes.length;
+    let b = q - 1;
+    while (bytes[b] === backslash) b--;
     if ((q - 1 - b) % 2 === 0) return q;
     from = q + 1;
   }

@@ -2,9 +2,11 @@
  * Issue 14: the write path copies an object once per request. A patch decodes the stored object once (its patch
  * functions never change their inputs), and server-side apply copies the request's configuration once (it used to be
  * copied four times, five for a no-op), while a forced retry after conflicts still starts from an unchanged copy.
- * Counted in-process: structuredClone calls whose value names the test's object, and decodings of its stored key.
+ * Counted in-process: deepCopy and structuredClone calls whose value names the test's object (deepCopy's own
+ * recursion is not counted), and decodings of its stored key.
  */
 import * as codec from '../../src/registry/codec';
+import * as object from '../../src/machinery/object';
 import { apply, backends, CacheServer, cmPath, configMap, MERGE, send, startWriteServer } from './write-helpers';
 
 const base = cmPath();
@@ -22,9 +24,10 @@ describe.each(backends)('copies per write (%s)', (backend) => {
   /** Runs `write` and counts what it copied and decoded of the ConfigMap `name`. */
   async function counted(name: string, write: () => Promise<{ status: number }>): Promise<{ status: number; clones: number; decodes: number }> {
     const clone = jest.spyOn(globalThis, 'structuredClone');
+    const copy = jest.spyOn(object, 'deepCopy');
     const decode = jest.spyOn(codec, 'decodeKeyValue');
     const { status } = await write();
-    const clones = clone.mock.calls.filter(([v]) => JSON.stringify(v ?? null).includes(`"${name}"`)).length;
+    const clones = [...clone.mock.calls, ...copy.mock.calls].filter(([v]) => JSON.stringify(v ?? null).includes(`"${name}"`)).length;
     const decodes = decode.mock.calls.filter(([, kv]) => kv.key.endsWith(`/${name}`)).length;
     jest.restoreAllMocks();
     return { status, clones, decodes };

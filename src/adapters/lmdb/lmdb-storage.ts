@@ -48,7 +48,7 @@ export interface LmdbStorageOptions {
   expiryIntervalMs?: number;
   /** Clock for TTLs (ms since the epoch; tests move it). */
   now?: () => number;
-  /** Bytes of recent events kept in memory for watchers (default 32 MiB); older ones are read from disk. */
+  /** Bytes of recent events kept in memory for watchers (default 4 MiB); older ones are read from disk. */
   recentEventBytes?: number;
 }
 

@@ -44,7 +44,9 @@ export class WatchHub {
     private notified: number,
     private readonly log: LogSource,
     private readonly maxRecent = 10000,
-    private readonly maxRecentBytes = 32 * 1024 * 1024,
+    // Small: caught-up watchers (the watch cache) never read the tail, and what it holds is outside the watch
+    // cache's history bound (300 replaces of a 900 KB object kept 32 MiB here besides that bound).
+    private readonly maxRecentBytes = 4 * 1024 * 1024,
   ) {
     this.recentStart = notified + 1;
   }

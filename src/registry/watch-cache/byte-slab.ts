@@ -56,6 +56,16 @@ export class SlabWriter {
     this.slab[this.start + size] = comma;
   }
 
+  /** Writes src with `insert` placed before src[at]. */
+  copySpliced(src: Buffer, at: number, insert: Buffer): void {
+    const size = src.length + insert.length;
+    this.reserve(size);
+    src.copy(this.slab, this.start, 0, at);
+    insert.copy(this.slab, this.start + at);
+    src.copy(this.slab, this.start + at + insert.length, at);
+    this.slab[this.start + size] = comma;
+  }
+
   /** Points slab/start/size at room for size bytes and a comma. */
   private reserve(size: number): void {
     this.written += size + 1;

@@ -9,7 +9,8 @@ import type { KObject } from '../../machinery/object';
 import { parseStored } from '../codec';
 import type { FieldReader } from '../predicate';
 import { SlabWriter } from './byte-slab';
-import { withRevision } from '../with-revision';
+import { revisionInsertAt, withRevision } from '../with-revision';
+import { takeEncoded } from '../encoded-objects';
 
 const noFields: Readonly<Record<string, string | undefined>> = Object.freeze({});
 /** Slabs for objects made outside a kind's cache (unit tests). */
@@ -34,6 +35,13 @@ export class CachedObject {
   /** A cached object of the given JSON, written by `writer` (the kind's slabs). */
   static of(key: string, rev: number, json: string, labels?: Record<string, string>, uid?: string, fields = noFields, writer = loose): CachedObject {
     writer.write(json);
+    const { slab, start, size } = writer;
+    return new CachedObject(key, rev, slab, start, size, labels, uidRef(slab, start, size, uid), fields);
+  }
+
+  /** A cached object of stored bytes with `insert` written in at `at` (the resourceVersion member). */
+  static ofBytes(key: string, rev: number, stored: Buffer, { at, insert }: { at: number; insert: Buffer }, labels: Record<string, string> | undefined, uid: string | undefined, fields: Readonly<Record<string, string | undefined>>, writer: SlabWriter): CachedObject {
+    writer.copySpliced(stored, at, insert);
     const { slab, start, size } = writer;
     return new CachedObject(key, rev, slab, start, size, labels, uidRef(slab, start, size, uid), fields);
   }
@@ -93,10 +101,24 @@ function uidRef(slab: Buffer, start: number, size: number, uid: string | undefin
 
 /** Builds the cached form of a stored value; throws CorruptObjectError on bad bytes. */
 export function cacheObject(def: ResourceDefinition, key: string, value: Buffer, rev: number, writer: SlabWriter): CachedObject {
-  const text = value.toString('utf8');
-  const obj = parseStored(def, text, rev, key);
-  const json = def.storedAs ? undefined : withRevision(text, obj.metadata, rev);
-  obj.metadata.resourceVersion = String(rev);
+  // This process's own write (an in-process store hands back the written Buffer): its object is at hand, and its
+  // bytes hold no resourceVersion (encodeForStorage drops it).
+  const known = def.storedAs ? undefined : takeEncoded(value);
+  let obj: KObject;
+  let text: string | undefined;
+  if (known) obj = known;
+  else {
+    text = value.toString('utf8');
+    obj = parseStored(def, text, rev, key);
+  }
+  // The revision goes in by copying the stored bytes around it, not by splicing the text and encoding it again.
+  const inBytes = !def.storedAs && (known || !('resourceVersion' in obj.metadata)) ? revisionInsertAt(value, rev) : undefined;
+  if (known && !inBytes) {
+    text = value.toString('utf8');
+    obj = parseStored(def, text, rev, key);
+  }
+  const json = inBytes || def.storedAs ? undefined : withRevision(text!, obj.metadata, rev);
+  if (obj !== known) obj.metadata.resourceVersion = String(rev);
   let fields = noFields;
   const extra = Object.entries(def.fieldSelectors);
   if (extra.length) {
@@ -104,8 +126,11 @@ export function cacheObject(def: ResourceDefinition, key: string, value: Buffer,
     for (const [name, get] of extra) f[name] = get(obj);
     fields = f;
   }
-  const labels = obj.metadata.labels && Object.keys(obj.metadata.labels).length ? obj.metadata.labels : undefined;
-  return CachedObject.of(key, rev, json ?? JSON.stringify(obj), labels, obj.metadata.uid, fields, writer);
+  const meta = obj.metadata;
+  // A copy when the object is the writer's (its answer may still be changed); parsed labels are the cache's own.
+  const labels = meta.labels && Object.keys(meta.labels).length ? (known ? { ...meta.labels } : meta.labels) : undefined;
+  if (inBytes) return CachedObject.ofBytes(key, rev, value, inBytes, labels, meta.uid, fields, writer);
+  return CachedObject.of(key, rev, json ?? JSON.stringify(obj), labels, meta.uid, fields, writer);
 }
 
 /**

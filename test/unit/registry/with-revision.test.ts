@@ -1,5 +1,5 @@
 /** resourceVersion written into the stored text gives exactly what encoding the decoded object would. */
-import { metadataEnd, withRevision } from '../../../src/registry/with-revision';
+import { metadataEnd, metadataEndInBytes, withRevision, withRevisionBytes } from '../../../src/registry/with-revision';
 
 const viaObject = (text: string, rev: number) => {
   const obj = JSON.parse(text);
@@ -21,6 +21,19 @@ describe('withRevision', () => {
   test.each(shapes.map((s) => [JSON.stringify(s)]))('%s', (text) => {
     const obj = JSON.parse(text);
     expect(withRevision(text, obj.metadata, 42)).toBe(viaObject(text, 42));
+  });
+
+  test.each(shapes.map((s) => [JSON.stringify(s)]))('on bytes: %s', (text) => {
+    expect(withRevisionBytes(Buffer.from(text), 42)?.toString()).toBe(viaObject(text, 42));
+  });
+
+  test('the byte scan agrees with the text scan where the text is ASCII, and refuses what it refuses', () => {
+    for (const t of ['{"metadata":{"a":1},"metadata":{"b":2}}', '{"\\u006detadata":{"a":1}}', '{"metadata":null}', '{"spec":{"metadata":{}}}',
+      '{"metadata":{"a":[1,{"b":"}"}]}}', '{"a\\\\":1,"metadata":{}}', '{"metadata":{"unclosed', '{ "metadata" : { } }']) {
+      expect(metadataEndInBytes(Buffer.from(t))).toBe(metadataEnd(t));
+    }
+    expect(withRevisionBytes(Buffer.from('{"metadata" : { }}'), 7)?.toString()).toBe('{"metadata" : { "resourceVersion":"7"}}');
+    expect(withRevisionBytes(Buffer.from('{"metadata":null}'), 7)).toBeUndefined();
   });
 
   test('a stored resourceVersion, a repeated or escaped metadata key, or no metadata object: left to the encoder', () => {

@@ -35,4 +35,16 @@ describe('SlabWriter', () => {
     w.write(big);
     expect(w.slab.length).toBe(big.length + 1);
   });
+
+  test('copySpliced writes the source with the insert in place, then a comma', () => {
+    const w = new SlabWriter();
+    w.copySpliced(Buffer.from('{"m":{}}'), 6, Buffer.from('"r":"1"'));
+    expect(w.slab.toString('utf8', w.start, w.start + w.size + 1)).toBe('{"m":{"r":"1"}},');
+    const big = Buffer.alloc(100_000, 0x61);
+    w.copySpliced(big, 50_000, Buffer.from('XY'));
+    const out = w.slab.subarray(w.start, w.start + w.size);
+    expect(out.length).toBe(100_002);
+    expect(out.toString('latin1', 49_999, 50_003)).toBe('aXYa');
+    expect(w.slab[w.start + w.size]).toBe(0x2c);
+  });
 });

@@ -1,5 +1,7 @@
 /** Cached objects: bytes in slabs, uids read back from the bytes, lists joined from slab slices. */
-import { CachedObject, joinedBytes } from '../../../src/registry/watch-cache/cached-object';
+import { CachedObject, cacheObject, joinedBytes } from '../../../src/registry/watch-cache/cached-object';
+import type { ResourceDefinition } from '../../../src/machinery/resource-definition';
+import { encodeForStorage } from '../../../src/registry/codec';
 import { SlabWriter } from '../../../src/registry/watch-cache/byte-slab';
 
 const json = (name: string, extra = '') => `{"metadata":{"name":"${name}","uid":"uid-${name}"${extra}}}`;
@@ -60,5 +62,35 @@ describe('SlabWriter', () => {
     for (let i = 0; i < 20; i++) w.write(`"${'z'.repeat(5000)}"`);
     expect(w.slab).not.toBe(first.slab);
     expect(w.slab.toString('utf8', w.start, w.start + w.size)).toBe(`"${'z'.repeat(5000)}"`);
+  });
+
+  test('an object taken in from storage has its resourceVersion written into its bytes, ASCII or not', () => {
+    const def = { fieldSelectors: {} } as unknown as ResourceDefinition;
+    const writer = new SlabWriter();
+    for (const stored of [
+      { metadata: { name: 'a', uid: 'u-a', labels: { l: 'v' } }, data: { big: 'x'.repeat(20_000) } },
+      { metadata: { name: 'ü', uid: 'u-b' }, data: { k: '☃ "quoted" \\' } },
+      { metadata: {}, data: {} },
+    ]) {
+      const o = cacheObject(def, '/things/a', Buffer.from(JSON.stringify(stored)), 9, writer);
+      expect(o.bytes.toString()).toBe(JSON.stringify({ ...stored, metadata: { ...stored.metadata, resourceVersion: '9' } }));
+      expect(o.uid).toBe(stored.metadata.uid);
+      expect(o.labels).toEqual((stored.metadata as { labels?: object }).labels);
+    }
+  });
+
+  test('a value this process encoded is taken in from its object, with the same result as parsing it', () => {
+    const def = { fieldSelectors: { 'spec.x': (o: any) => o.spec?.x } } as unknown as ResourceDefinition;
+    const writer = new SlabWriter();
+    const obj: any = { kind: 'Thing', metadata: { name: 'a', uid: 'u-1', labels: { l: 'ü' }, resourceVersion: '3' }, spec: { x: 'y' } };
+    const encoded = encodeForStorage(def, obj);
+    const fromObject = cacheObject(def, '/things/a', encoded, 9, writer);
+    const parsed = cacheObject(def, '/things/a', Buffer.from(encoded), 9, writer);
+    expect(fromObject.bytes.toString()).toBe(parsed.bytes.toString());
+    expect(JSON.parse(fromObject.bytes.toString()).metadata.resourceVersion).toBe('9');
+    expect([fromObject.uid, fromObject.labels, fromObject.fields]).toEqual([parsed.uid, parsed.labels, parsed.fields]);
+    obj.metadata.labels.l = 'changed'; // the writer's object may change afterwards; the cache's labels do not
+    expect(fromObject.labels).toEqual({ l: 'ü' });
+    expect(obj.metadata.resourceVersion).toBe('3');
   });
 });
