@@ -1,7 +1,8 @@
 // `npm run profile -- <scenario> [etcd]`: one load scenario against the server (dist/) on the embedded store (or on
 // an etcd of its own), run under `node --cpu-prof`, then the top functions by self and by inclusive time, and self
 // time per package, over the measured run only (after PROFILE_WARMUP seconds, default 3, of the same load).
-// Scenarios: create (16 clients POST ConfigMaps), get (32 clients GET one ConfigMap, RV=0), list (LIST of 2,000).
+// Scenarios: create (16 clients POST ConfigMaps), get (32 clients GET one ConfigMap, RV=0), list (LIST of 2,000),
+// patch (16 clients merge-PATCH 16 ConfigMaps).
 // PROFILE_SECURE=1: the same load over HTTPS as a bearer-token user that an RBAC binding allows (the bench's
 // secure cells), to compare with the plain port's profile.
 import { spawn } from 'node:child_process';
@@ -15,8 +16,8 @@ import { freePort, sleep, startEtcd, stopAll } from './bench/procs.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const scenario = process.argv[2] ?? 'create';
 const seconds = Number(process.env.PROFILE_SECONDS ?? 5);
-if (!['create', 'get', 'list'].includes(scenario)) {
-  console.error('usage: npm run profile -- create|get|list [etcd]');
+if (!['create', 'get', 'list', 'patch'].includes(scenario)) {
+  console.error('usage: npm run profile -- create|get|list|patch [etcd]');
   process.exit(2);
 }
 const work = mkdtempSync(join(tmpdir(), 'profile-'));
@@ -60,11 +61,13 @@ if (process.env.PROFILE_POLICY) {
 }
 if (scenario === 'get') await request(plainBase, { method: 'POST', body: body('target') });
 if (scenario === 'list') await pool(2000, 32, (i) => request(plainBase, { method: 'POST', body: body(`cm-${i}`, 900) }));
+if (scenario === 'patch') await pool(16, 16, (i) => request(plainBase, { method: 'POST', body: body(`p-${i}`) }));
 const clients = Number(process.env.PROFILE_CLIENTS ?? (scenario === 'list' ? 4 : scenario === 'get' ? 32 : 16));
 let run = 0;
 const load = (ms) => closedLoop(clients, ms, async (i) => {
   const r = scenario === 'create' ? await request(base, { method: 'POST', body: body(`c-${run}-${i}`), agent: a, headers })
     : scenario === 'get' ? await request(`${base}/target?resourceVersion=0`, { agent: a, headers })
+    : scenario === 'patch' ? await request(`${base}/p-${i % 16}`, { method: 'PATCH', body: JSON.stringify({ data: { n: String(i) } }), agent: a, headers: { ...headers, 'content-type': 'application/merge-patch+json' } })
     : await request(`${base}?resourceVersion=0`, { agent: a, headers });
   if (r.status >= 300) throw new Error(String(r.status));
 });
