@@ -3,6 +3,7 @@
 // watcher has received its event (so the watchers' reading, in this process on
 // the same cores, is part of the figure).
 import http from 'node:http';
+import https from 'node:https';
 import { percentile, pool, request } from './load.mjs';
 import { serverCpuSeconds } from './report.mjs';
 
@@ -10,19 +11,22 @@ import { serverCpuSeconds } from './report.mjs';
  * Opens n watches, at most `opening` connecting at a time (the server's listen backlog is 511); resolves once
  * every one has its response headers (the watch is established).
  */
-async function openWatchers(url, n, opening = 200) {
+async function openWatchers(url, n, opening = 200, secure) {
   const received = new Int32Array(n);
   const reached = []; // reached[k] = watchers that have seen k events
   const waiters = new Map();
   const requests = [];
-  const keepAlive = new http.Agent({ keepAlive: true, maxSockets: Infinity }); // one socket per watcher, as clients do
+  // One socket per watcher, as clients do; over HTTPS with the bearer token of a user RBAC lets watch.
+  const keepAlive = secure ? new https.Agent({ keepAlive: true, maxSockets: Infinity, ca: secure.ca }) : new http.Agent({ keepAlive: true, maxSockets: Infinity });
+  const client = secure ? https : http;
+  const headers = { accept: 'application/json', ...(secure ? { authorization: `Bearer ${secure.token}` } : {}) };
   const onEvent = (i) => {
     const k = ++received[i];
     reached[k] = (reached[k] ?? 0) + 1;
     if (reached[k] === n) waiters.get(k)?.();
   };
   await pool(n, opening, (i) => new Promise((resolve, reject) => {
-    const req = http.get(url, { agent: keepAlive, headers: { accept: 'application/json' } }, (res) => {
+    const req = client.get(url, { agent: keepAlive, headers }, (res) => {
       if (res.statusCode !== 200) return reject(new Error(`watch answered ${res.statusCode}`));
       res.on('data', (chunk) => {
         // Events are newline-terminated; counting newlines is enough and keeps the client cheap.
@@ -50,12 +54,14 @@ async function openWatchers(url, n, opening = 200) {
   };
 }
 
-export async function watchFanOut(server, { watchers, updates, namespace }) {
+/** `secure` ({ ca, token }): the watches over HTTPS as that token's user; the updates stay on the plain port. */
+export async function watchFanOut(server, { watchers, updates, namespace, secure }) {
   const base = `${server.url}/api/v1/namespaces/${namespace}/configmaps`;
   const created = await request(base, { method: 'POST', body: JSON.stringify({ metadata: { name: 'hot' }, data: { n: '0' } }) });
   const rv = JSON.parse(created.body).metadata.resourceVersion;
   const opened = performance.now();
-  const w = await openWatchers(`${base}?watch=1&resourceVersion=${rv}`, watchers);
+  const watchBase = secure ? `${server.secureUrl}/api/v1/namespaces/${namespace}/configmaps` : base;
+  const w = await openWatchers(`${watchBase}?watch=1&resourceVersion=${rv}`, watchers, 200, secure);
   const openSeconds = (performance.now() - opened) / 1000;
   const latencies = [];
   let cpu;
