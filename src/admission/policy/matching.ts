@@ -37,7 +37,7 @@ export function isNamespaceResource(def: ResourceDefinition): boolean {
   return def.group === '' && def.version === 'v1' && def.plural === 'namespaces';
 }
 
-function exactOrWildcard(items: readonly string[] | undefined, test: (item: string) => boolean): boolean {
+function exactOrWildcard(items: readonly string[] | null | undefined, test: (item: string) => boolean): boolean {
   return (items ?? []).some((i) => i === '*' || test(i));
 }
 
@@ -121,7 +121,7 @@ function objectSelectorMatches(m: MatchResourcesObject, view: RequestView): Sele
 
 /** Upstream's Matcher.Matches for one MatchResources (defaults applied). */
 export async function matches(m: MatchResourcesObject, view: RequestView, served: readonly ResourceDefinition[], labelsOf: NamespaceLabels): Promise<MatchOutcome> {
-  const policy = m.matchPolicy;
+  const policy = m.matchPolicy ?? undefined;
   if (m.excludeResourceRules?.length && matchResourceRules(m.excludeResourceRules, policy, view, served)) return NO;
   const definition = m.resourceRules?.length ? matchResourceRules(m.resourceRules, policy, view, served) : view.definition;
   if (!definition) return NO;

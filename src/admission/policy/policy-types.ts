@@ -14,25 +14,11 @@ export const BINDING_PLURAL = 'validatingadmissionpolicybindings';
 export type FailurePolicy = 'Fail' | 'Ignore';
 export type ValidationAction = 'Deny' | 'Warn' | 'Audit';
 
-export interface RuleObject {
-  apiGroups?: string[];
-  apiVersions?: string[];
-  resources?: string[];
-  scope?: '*' | 'Cluster' | 'Namespaced';
-}
+import type { MatchResourcesObject, NamedRuleObject, ParamKindObject } from '../../resources/validating-admission-policy';
 
-export interface NamedRuleObject extends RuleObject {
-  operations?: string[];
-  resourceNames?: string[];
-}
-
-export interface MatchResourcesObject {
-  namespaceSelector?: MetaLabelSelector | null;
-  objectSelector?: MetaLabelSelector | null;
-  resourceRules?: NamedRuleObject[];
-  excludeResourceRules?: NamedRuleObject[];
-  matchPolicy?: 'Exact' | 'Equivalent';
-}
+// The stored shapes the policy kinds validate, read here as they are.
+export type { MatchResourcesObject, NamedRuleObject, ParamKindObject };
+export type { RuleObject } from '../../resources/validating-webhook-configuration';
 
 export interface ValidationObject {
   expression: string;
@@ -51,10 +37,6 @@ export interface AuditAnnotationObject {
   valueExpression: string;
 }
 
-export interface ParamKindObject {
-  apiVersion?: string;
-  kind?: string;
-}
 
 export interface PolicyObject extends KObject {
   spec?: {
