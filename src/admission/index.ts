@@ -26,12 +26,12 @@ export interface AdmissionDeps {
   authorizer: AuthorizerPort;
   /** Calls admission webhooks. */
   webhooks: WebhookPort;
-  /** Tells the policy and webhook plugins when their configuration kinds changed. */
+  /** Tells the plugins when the kinds they read (configurations, namespaces) changed. */
   changes?: ConfigurationChanges;
 }
 
 export function admissionChain(enabled: readonly AdmissionPluginName[], deps: AdmissionDeps): AdmissionChain {
-  const namespaces = new Namespaces(deps.registry, deps.clock);
+  const namespaces = new Namespaces(deps.registry, deps.clock, deps.changes);
   const authorizer = () => deps.authorizer;
   // The webhook pair shares each request's deadline, so it is built once for both names.
   let webhookPair: ReturnType<typeof admissionWebhookPlugins> | undefined;

@@ -11,6 +11,7 @@ import type { Registry } from '../registry/registry';
 import type { ClockPort } from '../ports/clock.port';
 import type { ObjectResult } from '../registry/results';
 import { namespaceDefinition } from '../resources/namespace';
+import type { ConfigurationChanges } from './config-changes';
 
 /** The server's own identity for the writes it makes on a client's behalf (upstream's loopback client). */
 const apiserverUser = { username: 'system:apiserver', groups: ['system:masters', 'system:authenticated'] };
@@ -27,14 +28,50 @@ export class Namespaces {
    * it up, and comparing bytes is far cheaper than parsing them (the cache hands out a fresh view each time).
    */
   private readonly decoded = new Map<string, { bytes: Buffer; object: KObject }>();
+  /**
+   * With the cache's change notices for namespaces, what each name looked like at the last look, kept until a
+   * namespace changes (as upstream's plugins read a lister): most writes then read no namespace at all.
+   */
+  private readonly looked = new Map<string, KObject | undefined>();
+  private changesSeen = 0;
+  private subscribed = false;
+  private following = false;
 
   constructor(
     private readonly registry: () => Registry,
     readonly clock: ClockPort,
+    private readonly changes?: ConfigurationChanges,
   ) {}
 
   /** From the watch cache (may lag behind storage). Shared between requests: read it, never change it. */
   async cached(name: string): Promise<KObject | undefined> {
+    if (!this.subscribed) this.follow();
+    if (this.following && this.looked.has(name)) return this.looked.get(name);
+    const seen = this.changesSeen;
+    const object = await this.lookUp(name);
+    // Kept only when no namespace changed while it was read.
+    if (this.following && seen === this.changesSeen) {
+      if (this.looked.size >= maxRemembered) this.looked.clear();
+      this.looked.set(name, object);
+    }
+    return object;
+  }
+
+  private follow(): void {
+    this.subscribed = true;
+    if (!this.changes) return;
+    try {
+      this.changes(namespaceDefinition, () => {
+        this.changesSeen++;
+        this.looked.clear();
+      });
+      this.following = true;
+    } catch {
+      // Namespaces not in the cache: every look reads it.
+    }
+  }
+
+  private async lookUp(name: string): Promise<KObject | undefined> {
     const found = await this.find(name, '0');
     if (!found) {
       this.decoded.delete(name);
