@@ -1,69 +1,74 @@
 /**
- * Old and new values paired the way upstream's CorrelatedObject pairs them
- * for ratcheting CEL rules on update: object fields by name (both sides
- * must have the field, and the schema must know it), items of
- * `x-kubernetes-list-type: map` lists by their keys; other list items have no
- * counterpart. Equality is computed once per pair, through the pairs
- * (so a reordered map list is unchanged, a field the schema does not
- * declare makes its object differ).
+ * Old and new values paired the way upstream's CorrelatedObject pairs them,
+ * for ratcheting on update (CEL rules, and schema validation): object fields
+ * by name (both sides must have the field, and the schema must know it),
+ * items of `x-kubernetes-list-type: map` lists by their keys (the first old
+ * item of each key winning, as upstream's MapList); other list items have no
+ * counterpart. Equality is computed once per pair, through the pairs (so a
+ * reordered map list is unchanged, a field the schema does not declare makes
+ * its object differ). Generic over the schema's form: the CEL validator
+ * walks JSONSchemaProps, schema validation its compiled nodes.
  */
 import { deepEqual, isPlainObject } from '../object';
-import { additionalPropertiesSchema, itemsSchema, JSONSchemaProps } from './json-schema-props';
 import { mapListKey } from './validation-rules';
 
-export class Correlation {
+/** How a correlation reads its schema. */
+export interface CorrelatedSchema<S> {
+  /** The schema of a field, when the schema knows it. */
+  field(schema: S, name: string): S | undefined;
+  /** For a map list: its items' schema and keys. */
+  mapList(schema: S): { items: S; keys: readonly string[] } | undefined;
+}
+
+export class Correlation<S> {
   private equal?: boolean;
-  private readonly children = new Map<string | number, Correlation | undefined>();
+  private readonly children = new Map<string | number, Correlation<S> | undefined>();
   private oldByKey?: Map<string, unknown>;
 
   constructor(
     readonly value: unknown,
     readonly old: unknown,
-    readonly schema: JSONSchemaProps,
+    readonly schema: S,
+    private readonly reads: CorrelatedSchema<S>,
   ) {}
 
-  key(field: string): Correlation | undefined {
+  key(field: string): Correlation<S> | undefined {
     if (this.children.has(field)) return this.children.get(field);
-    let out: Correlation | undefined;
+    let out: Correlation<S> | undefined;
     const { value, old } = this;
     if (isPlainObject(value) && isPlainObject(old) && value[field] !== undefined && old[field] !== undefined) {
-      const sub = this.schema.properties?.[field] ?? additionalPropertiesSchema(this.schema);
-      if (sub) out = new Correlation(value[field], old[field], sub);
+      const sub = this.reads.field(this.schema, field);
+      if (sub) out = new Correlation(value[field], old[field], sub, this.reads);
     }
     this.children.set(field, out);
     return out;
   }
 
-  index(i: number): Correlation | undefined {
+  index(i: number): Correlation<S> | undefined {
     if (this.children.has(i)) return this.children.get(i);
-    let out: Correlation | undefined;
-    const items = itemsSchema(this.schema);
-    if (Array.isArray(this.value) && Array.isArray(this.old) && i < this.value.length && this.isMapList() && items) {
-      const keys = this.schema['x-kubernetes-list-map-keys'] ?? [];
-      this.oldByKey ??= this.indexOld(keys);
-      const key = mapListKey(this.value[i], keys);
+    let out: Correlation<S> | undefined;
+    const list = this.reads.mapList(this.schema);
+    if (list && Array.isArray(this.value) && Array.isArray(this.old) && i < this.value.length) {
+      this.oldByKey ??= this.indexOld(list.keys);
+      const key = mapListKey(this.value[i], list.keys);
       const old = key === undefined ? undefined : this.oldByKey.get(key);
-      if (old !== undefined && old !== null) out = new Correlation(this.value[i], old, items);
+      if (old !== undefined && old !== null) out = new Correlation(this.value[i], old, list.items, this.reads);
     }
     this.children.set(i, out);
     return out;
   }
 
-  private isMapList(): boolean {
-    return this.schema.type === 'array' && this.schema['x-kubernetes-list-type'] === 'map';
-  }
-
-  /** The first old item of each key wins, as upstream's MapList. */
+  /** Old items by key, the first of each key winning; none without keys. */
   private indexOld(keys: readonly string[]): Map<string, unknown> {
     const byKey = new Map<string, unknown>();
-    for (const item of this.old as unknown[]) {
+    for (const item of keys.length ? (this.old as unknown[]) : []) {
       const key = mapListKey(item, keys);
       if (key !== undefined && !byKey.has(key)) byKey.set(key, item);
     }
     return byKey;
   }
 
-  /** Upstream's CachedDeepEqual. */
+  /** Upstream's CachedDeepEqual: equality through correlated children only. */
   deepEqual(): boolean {
     this.equal ??= this.computeEqual();
     return this.equal;
@@ -79,7 +84,8 @@ export class Correlation {
       if (value.length !== (old as unknown[]).length) return false;
       for (let i = 0; i < value.length; i++) {
         const child = this.index(i);
-        if (!child) return this.isMapList() ? false : deepEqual(old, value);
+        // Lists that are not map lists compare whole; a map-list item without a counterpart differs.
+        if (!child) return this.reads.mapList(this.schema) ? false : deepEqual(old, value);
         if (!child.deepEqual()) return false;
       }
       return true;

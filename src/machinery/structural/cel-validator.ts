@@ -12,11 +12,11 @@
 import { celOptional, celValue, evaluate, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET, toCelValue, type OpenApiSchema } from '../cel';
 import { errorText, FieldError, FieldPath } from '../field-errors';
 import { isPlainObject } from '../object';
-import { Correlation } from './cel-correlation';
+import { Correlation, type CorrelatedSchema } from './cel-correlation';
 import { budgetError, evalFailure, messageFor, ruleFailure, stopBudget, type Run } from './cel-messages';
 import type { NodeRules } from './cel-rule-compile';
 import { compiledRulesFor, type CompiledRules, type RuleTree } from './cel-schema-rules';
-import { sortedKeys, type JSONSchemaProps } from './json-schema-props';
+import { additionalPropertiesSchema, itemsSchema, sortedKeys, type JSONSchemaProps } from './json-schema-props';
 import { childPath, indexPath, keyPath, OptionalPath } from './optional-path';
 import { mapListKey } from './validation-rules';
 
@@ -39,10 +39,19 @@ export interface CelValidationResult {
 
 export type CelValidator = (obj: unknown, old: unknown, options?: CelValidationOptions) => CelValidationResult;
 
+/** Correlation over the schema as written. */
+const propsReads: CorrelatedSchema<JSONSchemaProps> = {
+  field: (s, name) => s.properties?.[name] ?? additionalPropertiesSchema(s),
+  mapList: (s) => {
+    const items = itemsSchema(s);
+    return s.type === 'array' && s['x-kubernetes-list-type'] === 'map' && items ? { items, keys: s['x-kubernetes-list-map-keys'] ?? [] } : undefined;
+  },
+};
+
 /** The correlation of this value with its old one, else the nearest ancestor's (upstream's ratchetingOptions). */
 interface Ratchet {
-  readonly cur?: Correlation;
-  readonly nearest?: Correlation;
+  readonly cur?: Correlation<JSONSchemaProps>;
+  readonly nearest?: Correlation<JSONSchemaProps>;
 }
 
 function keyRatchet(r: Ratchet, k: string): Ratchet {
@@ -136,7 +145,7 @@ export function celValidator(rules: CompiledRules): CelValidator {
     const run: Run = { budget: options.budget ?? RUNTIME_CEL_COST_BUDGET, stopped: false, errors: [], warnings: [] };
     if (root) {
       const ratcheting = (options.ratcheting ?? true) && present(old);
-      const r: Ratchet = ratcheting ? { cur: new Correlation(obj, old, root.schema) } : {};
+      const r: Ratchet = ratcheting ? { cur: new Correlation(obj, old, root.schema, propsReads) } : {};
       walk(run, root, obj, old, options.path, r);
     }
     return { errors: run.errors, warnings: run.warnings, remainingBudget: run.stopped ? -1 : run.budget };
