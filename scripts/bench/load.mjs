@@ -82,15 +82,20 @@ function turnOrder(names, r) {
  */
 export async function inTurns(sides, rounds, sliceMs) {
   const names = Object.keys(sides);
-  const acc = Object.fromEntries(names.map((n) => [n, { latencies: [], seconds: 0, errors: 0, next: 0, cpu: 0 }]));
+  const acc = Object.fromEntries(names.map((n) => [n, { latencies: [], seconds: 0, errors: 0, next: 0, cpu: 0, slices: [] }]));
   for (let r = 0; r < rounds; r++) {
     for (const name of turnOrder(names, r)) {
       const { concurrency, fn, cpuSeconds, setup } = sides[name];
       const a = acc[name];
       if (setup) await setup();
       const before = cpuSeconds ? await cpuSeconds() : 0;
+      const count = a.latencies.length;
       const done = await loadFor(concurrency, sliceMs, fn, a.latencies, a.next);
-      if (cpuSeconds) a.cpu += (await cpuSeconds()) - before;
+      if (cpuSeconds) {
+        const used = (await cpuSeconds()) - before;
+        a.cpu += used;
+        a.slices.push((used * 1e6) / Math.max(1, a.latencies.length - count));
+      }
       a.seconds += done.seconds;
       a.errors += done.errors;
       a.next = done.next;
@@ -99,8 +104,18 @@ export async function inTurns(sides, rounds, sliceMs) {
   return Object.fromEntries(names.map((n) => {
     const a = acc[n];
     const s = summary(a.latencies, a.seconds, a.errors);
-    return [n, sides[n].cpuSeconds ? { ...s, cpuUsPerRequest: s.count ? (a.cpu * 1e6) / s.count : NaN } : s];
+    return [n, sides[n].cpuSeconds ? { ...s, cpuUsPerRequest: s.count ? (a.cpu * 1e6) / s.count : NaN, sliceCpuUs: a.slices } : s];
   }));
+}
+
+/**
+ * The median over rounds of side a's CPU per request over side b's in the same round (inTurns with cpuSeconds):
+ * a slice the machine slowed, or that a major collection fell into, moves one ratio of many, not the sum.
+ */
+export function medianRoundRatio(a, b) {
+  const ratios = a.sliceCpuUs.map((x, i) => x / b.sliceCpuUs[i]).sort((x, y) => x - y);
+  const mid = ratios.length >> 1;
+  return ratios.length % 2 ? ratios[mid] : (ratios[mid - 1] + ratios[mid]) / 2;
 }
 
 /**

@@ -57,6 +57,11 @@ export class Namespaces {
     return object;
   }
 
+  /** The last look at `name`, while it is known that no namespace changed since (the cache's change notices). */
+  remembered(name: string): { object: KObject | undefined } | undefined {
+    return this.following && this.looked.has(name) ? { object: this.looked.get(name) } : undefined;
+  }
+
   private follow(): void {
     this.subscribed = true;
     if (!this.changes) return;

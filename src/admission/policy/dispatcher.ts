@@ -6,13 +6,12 @@
  * adds a `Warning`, Audit an audit annotation. Configuration errors (params missing,
  * paramKind not served, selectors) follow the policy's failurePolicy.
  */
-import { authorizerValue, resourceCheckValue, type CelValue } from '../../machinery/cel';
+import type { CelValue } from '../../machinery/cel';
 import type { KObject } from '../../machinery/object';
 import type { ResourceDefinition } from '../../machinery/resource-definition';
 import { errors } from '../../machinery/status';
 import type { AuthorizerPort } from '../../ports/authorizer.port';
 import type { AdmissionAttributes } from '../../registry/admission-chain';
-import { convertObject } from './equivalence';
 import { KindInputs, namespaceValue, objectValue, PolicyInputs, requestValue } from './inputs';
 import { matches, type NamespaceLabels, type RequestView } from './matching';
 import { collectParams, type PolicyRegistry } from './params';
@@ -24,6 +23,8 @@ import { validate, type Decision } from './validator';
 export interface NamespaceReader {
   cached(name: string): Promise<KObject | undefined>;
   live(name: string): Promise<KObject | undefined>;
+  /** What the last look at `name` found while no namespace has changed since; undefined when unknown. */
+  remembered?(name: string): { object: KObject | undefined } | undefined;
 }
 
 export interface DispatchContext {
@@ -64,51 +65,87 @@ export function requestView(a: AdmissionAttributes): RequestView {
   return { operation: a.operation, definition: a.definition, namespace, name: a.name, subresource: a.subresource ?? '', object: a.object, oldObject: a.oldObject };
 }
 
-export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHook[], ctx: DispatchContext): Promise<void> {
-  const view = requestView(a);
-  const served = ctx.registry.definitions;
-  const denials: Denial[] = [];
-  const labelsOf: NamespaceLabels = async (name) => {
-    const ns = await namespaceOf(name);
-    return ns ? (ns.metadata.labels ?? {}) : undefined;
-  };
-  const namespaces = new Map<string, Promise<KObject | undefined>>();
-  function namespaceOf(name: string): Promise<KObject | undefined> {
+/** One request's pass over the policies: what it looked up and what it decided, kept in fields (no closures per write). */
+class PolicyRun implements NamespaceLabels {
+  readonly view: RequestView;
+  readonly denials: Denial[] = [];
+  private namespaces?: Map<string, Promise<KObject | undefined>>;
+  private inputsDef?: ResourceDefinition;
+  private inputs?: KindInputs;
+
+  constructor(
+    readonly a: AdmissionAttributes,
+    readonly ctx: DispatchContext,
+  ) {
+    this.view = requestView(a);
+  }
+
+  /** The cache, then storage; once per name and request. */
+  namespaceOf(name: string): Promise<KObject | undefined> {
+    const namespaces = (this.namespaces ??= new Map());
     let p = namespaces.get(name);
-    if (!p) namespaces.set(name, (p = ctx.namespaces.cached(name).then((ns) => ns ?? ctx.namespaces.live(name))));
+    if (!p) namespaces.set(name, (p = this.ctx.namespaces.cached(name).then((ns) => ns ?? this.ctx.namespaces.live(name))));
     return p;
   }
-  const configError = (hook: PolicyHook, binding: BindingObject | undefined, why: string) => {
+
+  /** Without a promise when the namespace is remembered (nearly always): every write into a namespace comes here. */
+  namespaceNow(name: string): KObject | Promise<KObject | undefined> {
+    return this.ctx.namespaces.remembered?.(name)?.object ?? this.namespaceOf(name);
+  }
+
+  async labelsOf(name: string): Promise<Record<string, string> | undefined> {
+    const ns = await this.namespaceOf(name);
+    return ns ? (ns.metadata.labels ?? {}) : undefined;
+  }
+
+  /** A request's variables for the kind it is matched as; most requests are matched as one kind only. */
+  inputsFor(def: ResourceDefinition): KindInputs {
+    if (this.inputsDef !== def || !this.inputs) {
+      this.inputsDef = def;
+      this.inputs = new KindInputs(this.a, def, this.view.namespace, this.ctx.authorizer);
+    }
+    return this.inputs;
+  }
+
+  configError(hook: PolicyHook, binding: BindingObject | undefined, why: string): void {
     if (hook.failurePolicy === 'Ignore') return;
     const message = hook.failurePolicy !== 'Fail' ? `unrecognized failure policy: '${hook.failurePolicy}'` : `failed to configure ${binding ? 'binding' : 'policy'}: ${why}`;
-    denials.push({ policy: hook.name, binding: binding?.metadata.name, decision: { action: 'Deny', evaluation: 'Error', message } });
-  };
-  const inputsFor = perDefinition(a, view.namespace, ctx.authorizer);
+    this.denials.push({ policy: hook.name, binding: binding?.metadata.name, decision: { action: 'Deny', evaluation: 'Error', message } });
+  }
+}
+
+export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHook[], ctx: DispatchContext): Promise<void> {
+  const run = new PolicyRun(a, ctx);
+  const { view, denials } = run;
+  const served = ctx.registry.definitions;
 
   for (const hook of hooks) {
     if (!hook.matchConstraints) continue; // "policy contained no match constraints": never matches
-    const m = await matches(hook.matchConstraints, view, served, labelsOf);
+    const pending = matches(hook.matchConstraints, view, served, run);
+    const m = pending instanceof Promise ? await pending : pending;
     if (!m.matches) continue;
     if (hook.configurationError) {
-      configError(hook, undefined, hook.configurationError);
+      run.configError(hook, undefined, hook.configurationError);
       continue;
     }
-    const collected = new Map<string, string[]>();
+    let collected: Map<string, string[]> | undefined; // audit annotations, when the policy has some
     for (const { binding, matchResources } of hook.bindings) {
       const bindingName = binding.metadata.name ?? '';
       if (matchResources) {
-        const bm = await matches(matchResources, view, served, labelsOf);
+        const pending = matches(matchResources, view, served, run);
+        const bm = pending instanceof Promise ? await pending : pending;
         if (bm.error) {
-          configError(hook, binding, bm.error.message);
+          run.configError(hook, binding, bm.error.message);
           continue;
         }
         if (!bm.matches) continue;
       }
-      let params: (KObject | null)[];
+      let params: readonly (KObject | null)[];
       try {
-        params = await collectParams(ctx.registry, hook.policy.spec?.paramKind, hook.paramDefinition, binding.spec?.paramRef, view.namespace);
+        const pending = collectParams(ctx.registry, hook.policy.spec?.paramKind, hook.paramDefinition, binding.spec?.paramRef, view.namespace);
+        params = pending instanceof Promise ? await pending : pending;
       } catch (e) {
-        configError(hook, binding, (e as Error).message);
+        run.configError(hook, binding, (e as Error).message);
         continue;
       }
       if (!params.length) continue;
@@ -116,17 +153,19 @@ export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHoo
       const nsName = view.definition.kind === 'Namespace' && view.definition.group === '' ? '' : view.namespace;
       let ns: KObject | undefined;
       if (nsName) {
-        ns = await namespaceOf(nsName);
+        const pending = run.namespaceNow(nsName);
+        ns = pending instanceof Promise ? await pending : pending;
         if (!ns) throw errors.notFound({ group: '', plural: 'namespaces' }, nsName);
       }
-      const base = inputsFor(m.definition);
+      const base = run.inputsFor(m.definition);
       const nsValue = namespaceValue(ns);
       const actions = binding.spec?.validationActions ?? [];
       for (const param of params) {
         const p = paramValue(param);
-        const result = validate(hook.compiled, hook.failurePolicy, new PolicyInputs(base, nsValue, p, true), new PolicyInputs(base, nsValue, p, false));
-        result.decisions.forEach((d, i) => {
-          if (d.action !== 'Deny') return;
+        const result = validate(hook.compiled, hook.failurePolicy, new PolicyInputs(base, nsValue, p, true));
+        for (let i = 0; i < result.decisions.length; i++) {
+          const d = result.decisions[i];
+          if (d.action !== 'Deny') continue;
           for (const action of actions) {
             if (action === 'Deny') denials.push({ policy: hook.name, binding: bindingName, decision: d });
             else if (action === 'Audit') {
@@ -137,9 +176,10 @@ export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHoo
               if (!a.options.warnings.includes(w)) a.options.warnings.push(w);
             }
           }
-        });
+        }
         for (const ann of result.auditAnnotations) {
           if (ann.action === 'Publish') {
+            collected ??= new Map();
             const values = collected.get(ann.key) ?? [];
             const value = truncateBytes(ann.value, MAX_AUDIT_VALUE_BYTES);
             if (!values.includes(value)) values.push(value);
@@ -150,7 +190,7 @@ export async function dispatch(a: AdmissionAttributes, hooks: readonly PolicyHoo
         }
       }
     }
-    for (const [key, values] of collected) addAnnotation(a, `${hook.name}/${key}`, values.join(', '));
+    if (collected) for (const [key, values] of collected) addAnnotation(a, `${hook.name}/${key}`, values.join(', '));
   }
   if (denials.length) throw denialError(a, denials[0]);
 }
@@ -177,25 +217,4 @@ function paramValue(param: KObject | null): CelValue {
   let v = paramValues.get(param);
   if (v === undefined) paramValues.set(param, (v = objectValue(param)));
   return v;
-}
-
-/** The inputs of every policy matched as one kind, set up once per kind a request is matched as, each made when first read. */
-function perDefinition(a: AdmissionAttributes, namespace: string, authorizer: AuthorizerPort) {
-  const built = new Map<ResourceDefinition, KindInputs>();
-  return (def: ResourceDefinition) => {
-    let b = built.get(def);
-    if (!b) {
-      const convert = (o: KObject | undefined) => (o ? convertObject(o, a.definition, def) : undefined);
-      const r = a.definition;
-      b = new KindInputs({
-        object: () => objectValue(convert(a.object)),
-        oldObject: () => objectValue(convert(a.oldObject)),
-        request: () => requestValue(a, namespace, def),
-        authorizer: () => authorizerValue(a.user, authorizer),
-        requestResource: () => resourceCheckValue(a.user, authorizer, { group: r.group, resource: r.plural, subresource: a.subresource ?? '', namespace, name: a.name }),
-      });
-      built.set(def, b);
-    }
-    return b;
-  };
 }

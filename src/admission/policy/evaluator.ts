@@ -76,6 +76,9 @@ class LazyVariables implements ReadonlyMap<string, CelValue> {
   }
 }
 
+/** The `variables` of a policy that declares none (most): nothing to evaluate, nothing to charge. */
+const NO_VARIABLES = new LazyVariables(new Map(), {});
+
 /** The variables every expression may read (object, request, ...) as properties; each run sets `variables`. */
 export type Inputs = { variables?: unknown };
 
@@ -86,7 +89,7 @@ export type Inputs = { variables?: unknown };
 export function evaluateAll(expressions: readonly (Compiled | undefined)[], variables: ReadonlyMap<string, Compiled>, inputs: Inputs, budget: number): { results: Evaluation[]; remaining: number } {
   // The inputs are the activation, their `variables` this run's own: copying them would build every lazy one.
   const activation = inputs as Record<string, unknown>;
-  const lazy = new LazyVariables(variables, activation);
+  const lazy = variables.size ? new LazyVariables(variables, activation) : NO_VARIABLES;
   activation.variables = lazy as unknown as CelMap;
   let remaining = budget;
   const results: Evaluation[] = [];

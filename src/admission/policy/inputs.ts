@@ -5,7 +5,9 @@
  * `namespaceObject` is CreateNamespaceObject's subset of the namespace, timestamps as
  * timestamps; objects and params are untyped JSON (whole numbers as ints).
  */
-import { celValue, jsonView, toCelValue, type CelValue, type OpenApiSchema } from '../../machinery/cel';
+import { authorizerValue, celValue, jsonView, resourceCheckValue, toCelValue, type CelValue, type OpenApiSchema } from '../../machinery/cel';
+import type { AuthorizerPort } from '../../ports/authorizer.port';
+import { convertObject } from './equivalence';
 import type { KObject } from '../../machinery/object';
 import type { ResourceDefinition } from '../../machinery/resource-definition';
 import type { DeleteOptions } from '../../registry/request';
@@ -108,16 +110,10 @@ export function objectValue(o: KObject | undefined): CelValue {
   return (o ? jsonView(o) : null) as CelValue;
 }
 
-/** How to make each variable of a request matched as one kind. */
-export interface KindInputMakers {
-  object(): CelValue;
-  oldObject(): CelValue;
-  request(): CelValue;
-  authorizer(): unknown;
-  requestResource(): unknown;
-}
-
-/** A request's variables as matched as one kind, each made when an expression first reads it (most read `object` alone). */
+/**
+ * A request's variables as matched as one kind, each made when an expression first reads it (most read `object`
+ * alone). Fields, not closures: one of these is made for every write a policy sees.
+ */
 export class KindInputs {
   #object?: CelValue;
   #oldObject?: CelValue;
@@ -125,22 +121,35 @@ export class KindInputs {
   #authorizer?: unknown;
   #requestResource?: unknown;
 
-  constructor(readonly make: KindInputMakers) {}
+  constructor(
+    private readonly a: AdmissionAttributes,
+    /** The kind the request is matched as (its own, or an equivalent one). */
+    private readonly matched: ResourceDefinition,
+    /** Upstream's attribute namespace of the request. */
+    private readonly namespace: string,
+    private readonly authorizerPort: AuthorizerPort,
+  ) {}
+
+  private converted(o: KObject | undefined): CelValue {
+    return objectValue(o ? convertObject(o, this.a.definition, this.matched) : undefined);
+  }
 
   get object() {
-    return (this.#object ??= this.make.object());
+    return (this.#object ??= this.converted(this.a.object));
   }
   get oldObject() {
-    return (this.#oldObject ??= this.make.oldObject());
+    return (this.#oldObject ??= this.converted(this.a.oldObject));
   }
   get request() {
-    return (this.#request ??= this.make.request());
+    return (this.#request ??= requestValue(this.a, this.namespace, this.matched));
   }
   get authorizer() {
-    return (this.#authorizer ??= this.make.authorizer());
+    return (this.#authorizer ??= authorizerValue(this.a.user, this.authorizerPort));
   }
   get requestResource() {
-    return (this.#requestResource ??= this.make.requestResource());
+    const a = this.a;
+    const r = a.definition;
+    return (this.#requestResource ??= resourceCheckValue(a.user, this.authorizerPort, { group: r.group, resource: r.plural, subresource: a.subresource ?? '', namespace: this.namespace, name: a.name }));
   }
 }
 
@@ -161,6 +170,11 @@ export class PolicyInputs {
   constructor(kind: KindInputs, readonly namespaceObject: CelValue, readonly params: CelValue, authorized: boolean) {
     this[KIND] = kind;
     this[AUTHORIZED] = authorized;
+  }
+
+  /** The same inputs without `authorizer`, for messages and audit annotations (as upstream binds them). */
+  withoutAuthorizer(): PolicyInputs {
+    return new PolicyInputs(this[KIND], this.namespaceObject, this.params, false);
   }
 
   get object() {

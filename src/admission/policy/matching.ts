@@ -29,7 +29,9 @@ export interface RequestView {
 export type MatchOutcome = { matches: false; error?: Error; definition?: undefined } | { matches: true; error?: undefined; definition: ResourceDefinition };
 
 /** Reads a namespace's labels (undefined when it does not exist). */
-export type NamespaceLabels = (name: string) => Promise<Record<string, string> | undefined>;
+export interface NamespaceLabels {
+  labelsOf(name: string): Promise<Record<string, string> | undefined>;
+}
 
 const NO: MatchOutcome = { matches: false };
 
@@ -37,8 +39,27 @@ export function isNamespaceResource(def: ResourceDefinition): boolean {
   return def.group === '' && def.version === 'v1' && def.plural === 'namespaces';
 }
 
-function exactOrWildcard(items: readonly string[] | null | undefined, test: (item: string) => boolean): boolean {
-  return (items ?? []).some((i) => i === '*' || test(i));
+/** `*` or `value` among `items`; loops rather than closures: every rule of every policy meets every write. */
+function hasOrWildcard(items: readonly string[] | null | undefined, value: string): boolean {
+  if (!items) return false;
+  for (const i of items) if (i === '*' || i === value) return true;
+  return false;
+}
+
+function groupMatches(groups: readonly string[] | null | undefined, def: ResourceDefinition): boolean {
+  if (!groups) return false;
+  for (const g of groups) if (g === '*' || namesGroup(g, def)) return true;
+  return false;
+}
+
+/** `res` or `res/sub` (either side may be `*`) against the kind's plural and the request's subresource. */
+function resourceMatches(r: string, plural: string, subresource: string): boolean {
+  const slash = r.indexOf('/');
+  if (slash < 0) return (r === '*' || r === plural) && subresource === '';
+  const resOk = (slash === 1 && r[0] === '*') || (slash === plural.length && r.startsWith(plural));
+  if (!resOk) return false;
+  const subLength = r.length - slash - 1;
+  return (subLength === 1 && r[slash + 1] === '*') || (subLength === subresource.length && r.endsWith(subresource));
 }
 
 function ruleMatches(rule: NamedRuleObject, view: RequestView, def: ResourceDefinition): boolean {
@@ -46,14 +67,12 @@ function ruleMatches(rule: NamedRuleObject, view: RequestView, def: ResourceDefi
   if (scope === 'Namespaced' && (isNamespaceResource(def) || view.namespace === '')) return false;
   if (scope === 'Cluster' && !(isNamespaceResource(def) || view.namespace === '')) return false;
   if (scope !== '*' && scope !== 'Namespaced' && scope !== 'Cluster') return false;
-  if (!exactOrWildcard(rule.operations, (o) => o === view.operation)) return false;
-  if (!exactOrWildcard(rule.apiGroups, (g) => namesGroup(g, def))) return false;
-  if (!exactOrWildcard(rule.apiVersions, (v) => v === def.version)) return false;
-  return (rule.resources ?? []).some((r) => {
-    const slash = r.indexOf('/');
-    const [res, sub] = slash < 0 ? [r, ''] : [r.slice(0, slash), r.slice(slash + 1)];
-    return (res === '*' || res === def.plural) && (sub === '*' || sub === view.subresource);
-  });
+  if (!hasOrWildcard(rule.operations, view.operation)) return false;
+  if (!groupMatches(rule.apiGroups, def)) return false;
+  if (!hasOrWildcard(rule.apiVersions, def.version)) return false;
+  if (!rule.resources) return false;
+  for (const r of rule.resources) if (resourceMatches(r, def.plural, view.subresource)) return true;
+  return false;
 }
 
 const namesMatch = (rule: NamedRuleObject, name: string) => !rule.resourceNames?.length || rule.resourceNames.includes(name);
@@ -70,6 +89,7 @@ export function matchResourceRules(rules: readonly NamedRuleObject[], policy: st
 }
 
 type SelectorOutcome = { matches: boolean; error?: Error };
+const MATCHES: SelectorOutcome = { matches: true };
 
 type ParsedSelector = { selector?: ReturnType<typeof labelSelectorAsSelector>; error?: Error };
 
@@ -91,23 +111,26 @@ function selector(sel: MetaLabelSelector | null | undefined): ParsedSelector {
   return p;
 }
 
-async function namespaceSelectorMatches(m: MatchResourcesObject, view: RequestView, labelsOf: NamespaceLabels): Promise<SelectorOutcome> {
-  if (view.namespace === '' && !isNamespaceResource(view.definition)) return { matches: true };
+/** Sync unless the namespace's labels must be read: most selectors are empty, and admission runs on every write. */
+function namespaceSelectorMatches(m: MatchResourcesObject, view: RequestView, labels: NamespaceLabels): SelectorOutcome | Promise<SelectorOutcome> {
+  if (view.namespace === '' && !isNamespaceResource(view.definition)) return MATCHES;
   const parsed = selector(m.namespaceSelector);
   if (parsed.error) return { matches: false, error: parsed.error };
-  if (parsed.selector!.isEmpty()) return { matches: true };
-  let labels: Record<string, string> | undefined;
+  if (parsed.selector!.isEmpty()) return MATCHES;
   // A namespace being written is matched by the labels it is getting, not the stored ones.
-  if (isNamespaceResource(view.definition) && !view.subresource && view.operation !== 'DELETE') labels = view.object?.metadata.labels ?? {};
-  else {
-    try {
-      labels = await labelsOf(view.namespace);
-    } catch (e) {
-      return { matches: false, error: e instanceof ApiError ? e : errors.internal((e as Error).message) };
-    }
-    if (!labels) return { matches: false, error: errors.notFound({ group: '', plural: 'namespaces' }, view.namespace) };
+  if (isNamespaceResource(view.definition) && !view.subresource && view.operation !== 'DELETE') return { matches: parsed.selector!.matches(view.object?.metadata.labels ?? {}) };
+  return storedLabelsMatch(parsed.selector!, view.namespace, labels);
+}
+
+async function storedLabelsMatch(s: NonNullable<ParsedSelector['selector']>, namespace: string, reader: NamespaceLabels): Promise<SelectorOutcome> {
+  let labels: Record<string, string> | undefined;
+  try {
+    labels = await reader.labelsOf(namespace);
+  } catch (e) {
+    return { matches: false, error: e instanceof ApiError ? e : errors.internal((e as Error).message) };
   }
-  return { matches: parsed.selector!.matches(labels) };
+  if (!labels) return { matches: false, error: errors.notFound({ group: '', plural: 'namespaces' }, namespace) };
+  return { matches: s.matches(labels) };
 }
 
 function objectSelectorMatches(m: MatchResourcesObject, view: RequestView): SelectorOutcome {
@@ -119,13 +142,17 @@ function objectSelectorMatches(m: MatchResourcesObject, view: RequestView): Sele
   return { matches: match(view.object) || match(view.oldObject) };
 }
 
-/** Upstream's Matcher.Matches for one MatchResources (defaults applied). */
-export async function matches(m: MatchResourcesObject, view: RequestView, served: readonly ResourceDefinition[], labelsOf: NamespaceLabels): Promise<MatchOutcome> {
+/** Upstream's Matcher.Matches for one MatchResources (defaults applied); a promise only when a namespace must be read. */
+export function matches(m: MatchResourcesObject, view: RequestView, served: readonly ResourceDefinition[], labels: NamespaceLabels): MatchOutcome | Promise<MatchOutcome> {
   const policy = m.matchPolicy ?? undefined;
   if (m.excludeResourceRules?.length && matchResourceRules(m.excludeResourceRules, policy, view, served)) return NO;
   const definition = m.resourceRules?.length ? matchResourceRules(m.resourceRules, policy, view, served) : view.definition;
   if (!definition) return NO;
-  const ns = await namespaceSelectorMatches(m, view, labelsOf);
+  const ns = namespaceSelectorMatches(m, view, labels);
+  return ns instanceof Promise ? ns.then((n) => outcome(m, view, definition, n)) : outcome(m, view, definition, ns);
+}
+
+function outcome(m: MatchResourcesObject, view: RequestView, definition: ResourceDefinition, ns: SelectorOutcome): MatchOutcome {
   if (!ns.matches && !ns.error) return NO;
   const obj = objectSelectorMatches(m, view);
   if (!obj.matches && !obj.error) return NO;

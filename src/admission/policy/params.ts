@@ -57,15 +57,30 @@ function withTypeMeta(o: KObject, kind: ParamKindObject): KObject {
   return o.apiVersion && o.kind ? o : { ...o, apiVersion: o.apiVersion || kind.apiVersion!, kind: o.kind || kind.kind! };
 }
 
-/** The params to evaluate the policy with; `null` is the one param of a binding without params. */
-export async function collectParams(
+const NO_PARAMS: readonly (KObject | null)[] = Object.freeze([null]);
+
+/**
+ * The params to evaluate the policy with; `null` is the one param of a binding without params. A policy without
+ * params (most of them) answers at once, without a promise: admission runs on every write.
+ */
+export function collectParams(
   registry: PolicyRegistry,
   paramKind: ParamKindObject | null | undefined,
   def: ResourceDefinition | undefined,
   ref: ParamRefObject | null | undefined,
   requestNamespace: string,
+): readonly (KObject | null)[] | Promise<(KObject | null)[]> {
+  if (!paramKind || !ref || !def) return NO_PARAMS;
+  return readParams(registry, paramKind, def, ref, requestNamespace);
+}
+
+async function readParams(
+  registry: PolicyRegistry,
+  paramKind: ParamKindObject,
+  def: ResourceDefinition,
+  ref: ParamRefObject,
+  requestNamespace: string,
 ): Promise<(KObject | null)[]> {
-  if (!paramKind || !ref || !def) return [null];
   let namespace: string | undefined;
   if (def.namespaced) {
     namespace = ref.namespace || requestNamespace;

@@ -35,7 +35,8 @@ export class ValidatingAdmissionPolicy implements AdmissionPlugin {
   async validate(a: AdmissionAttributes): Promise<void> {
     if (EXEMPT.has(a.definition.plural) && a.definition.group.startsWith('admissionregistration.')) return;
     const registry = this.deps.registry();
-    const hooks = await this.source.hooks(registry);
+    const pending = this.source.hooks(registry);
+    const hooks = pending instanceof Promise ? await pending : pending;
     if (!hooks.length) return;
     await dispatch(a, hooks, { registry, namespaces: this.deps.namespaces, authorizer: this.deps.authorizer() });
   }

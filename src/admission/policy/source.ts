@@ -62,8 +62,8 @@ export class PolicySource {
     this.flag = new ChangeFlag(changes);
   }
 
-  /** The hooks in force now. */
-  async hooks(registry: PolicyRegistry): Promise<readonly PolicyHook[]> {
+  /** The hooks in force now; without a promise while nothing changed (every write asks). */
+  hooks(registry: PolicyRegistry): readonly PolicyHook[] | Promise<readonly PolicyHook[]> {
     const served = registry.definitions;
     if (served !== this.served) {
       this.served = served;
@@ -72,12 +72,10 @@ export class PolicySource {
     const { policy, binding } = this.kinds;
     if (!policy || !binding) return [];
     if (!this.flag.take([policy, binding]) && this.seen?.served === served) return this.current;
-    try {
-      return await this.read(registry, policy, binding, served);
-    } catch (e) {
+    return this.read(registry, policy, binding, served).catch((e) => {
       this.flag.retry();
       throw e;
-    }
+    });
   }
 
   private async read(registry: PolicyRegistry, policy: ResourceDefinition, binding: ResourceDefinition, served: readonly ResourceDefinition[]): Promise<readonly PolicyHook[]> {

@@ -79,10 +79,14 @@ function runs(policy: CompiledPolicy): Runs {
   return r;
 }
 
-export function validate(policy: CompiledPolicy, failurePolicy: string, inputs: Inputs, inputsWithoutAuthorizer: Inputs): ValidateResult {
+/** What validations read; messages and audit annotations read the same inputs without `authorizer`. */
+export type ValidationInputs = Inputs & { withoutAuthorizer(): Inputs };
+
+const failure = (action: Decision['action'], message: string): ValidateResult => ({ decisions: [{ action, evaluation: 'Error', message }], auditAnnotations: [] });
+
+export function validate(policy: CompiledPolicy, failurePolicy: string, inputs: ValidationInputs): ValidateResult {
   const run = runs(policy);
   const onError: Decision['action'] = failurePolicy === 'Ignore' ? 'Admit' : 'Deny';
-  const failed = (message: string): ValidateResult => ({ decisions: [{ action: onError, evaluation: 'Error', message }], auditAnnotations: [] });
 
   if (policy.matchConditions.length) {
     let results: Evaluation[];
@@ -95,14 +99,14 @@ export function validate(policy: CompiledPolicy, failurePolicy: string, inputs: 
       ).results;
     } catch (e) {
       if (!(e instanceof OutOfBudget)) throw e;
-      return failurePolicy === 'Ignore' ? SKIP : failed(e.message);
+      return failurePolicy === 'Ignore' ? SKIP : failure(onError, e.message);
     }
     const errors: string[] = [];
     for (const r of results) {
       if (r?.error !== undefined) errors.push(r.error);
       else if (r?.value === false) return SKIP;
     }
-    if (errors.length) return failurePolicy === 'Ignore' ? SKIP : failed(aggregate(errors));
+    if (errors.length) return failurePolicy === 'Ignore' ? SKIP : failure(onError, aggregate(errors));
   }
 
   let evaluations: Evaluation[];
@@ -116,13 +120,13 @@ export function validate(policy: CompiledPolicy, failurePolicy: string, inputs: 
     ));
   } catch (e) {
     if (!(e instanceof OutOfBudget)) throw e;
-    return failed(e.message);
+    return failure(onError, e.message);
   }
   let messages: Evaluation[] = [];
   let messageFailure: string | undefined;
   try {
     // Without any messageExpression there is nothing to run (and no cost to charge).
-    if (run.messages) messages = evaluateAll(run.messages, policy.variables, inputsWithoutAuthorizer, remaining).results;
+    if (run.messages) messages = evaluateAll(run.messages, policy.variables, inputs.withoutAuthorizer(), remaining).results;
   } catch (e) {
     if (!(e instanceof OutOfBudget)) throw e;
     messageFailure = `failed messageExpression: ${e.message}`;
@@ -140,10 +144,10 @@ export function validate(policy: CompiledPolicy, failurePolicy: string, inputs: 
   let annotations: Evaluation[];
   try {
     // Upstream binds no authorizer for audit annotations (it declares one): using it fails at run time.
-    annotations = evaluateAll(run.auditAnnotations, policy.variables, inputsWithoutAuthorizer, RUNTIME_CEL_COST_BUDGET).results;
+    annotations = evaluateAll(run.auditAnnotations, policy.variables, inputs.withoutAuthorizer(), RUNTIME_CEL_COST_BUDGET).results;
   } catch (e) {
     if (!(e instanceof OutOfBudget)) throw e;
-    return failed(e.message);
+    return failure(onError, e.message);
   }
   const auditAnnotations = policy.auditAnnotations.map(({ annotation }, i): AuditAnnotationResult => {
     const r = annotations[i]!;

@@ -5,7 +5,7 @@
  */
 import { isCelError, type CelValue } from '@bufbuild/cel';
 import type { Program } from './compile';
-import { COST_LIMIT_EXCEEDED, CostTracker, withTracker } from './cost/runtime';
+import { COST_LIMIT_EXCEEDED, CostTracker, runTracked } from './cost/runtime';
 
 /** Upstream's per-expression limit for CRD rules and admission policies (celconfig.PerCallLimit). */
 export const PER_CALL_LIMIT = 1_000_000;
@@ -24,7 +24,7 @@ const upstreamWording: [RegExp, string][] = [
 export function evaluate(program: Program, activation: Record<string, unknown>, options: { costLimit?: number } = {}): EvalResult {
   const tracker = new CostTracker(options.costLimit ?? PER_CALL_LIMIT);
   tracker.charge(program.onceCost);
-  const result = withTracker(tracker, () => program.run(activation));
+  const result = runTracked(tracker, program.run, activation);
   if (tracker.exceeded) return { error: COST_LIMIT_EXCEEDED, cost: tracker.total };
   if (isCelError(result)) {
     let message = result.message;

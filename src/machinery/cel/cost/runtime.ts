@@ -26,11 +26,12 @@ export function chargeRuntime(units: number): boolean {
   return active ? active.charge(units) : true;
 }
 
-export function withTracker<R>(tracker: CostTracker, run: () => R): R {
+/** `run(arg)` with `tracker` charged; no closure to make on the hot path. */
+export function runTracked<A, R>(tracker: CostTracker, run: (arg: A) => R, arg: A): R {
   const outer = active;
   active = tracker;
   try {
-    return run();
+    return run(arg);
   } finally {
     active = outer;
   }
