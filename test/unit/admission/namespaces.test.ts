@@ -58,6 +58,27 @@ describe('Namespaces told of changes', () => {
     expect(reads.count).toBe(2);
   });
 
+  it('answers what it remembers at once, and nothing after a change', async () => {
+    const store = new Map([['a', ns('a', { v: '1' })]]);
+    const { registry } = fakeRegistry(store);
+    let changed = () => {};
+    const namespaces = new Namespaces(() => registry, clock, (_def, c) => ((changed = c), () => undefined));
+    expect(namespaces.remembered('a')).toBeUndefined();
+    await namespaces.cached('a');
+    await namespaces.cached('missing');
+    expect(namespaces.remembered('a')?.object?.metadata.labels).toEqual({ v: '1' });
+    expect(namespaces.remembered('missing')).toEqual({ object: undefined });
+    changed();
+    expect(namespaces.remembered('a')).toBeUndefined();
+  });
+
+  it('remembers nothing without change notices', async () => {
+    const { registry } = fakeRegistry(new Map([['a', ns('a')]]));
+    const namespaces = new Namespaces(() => registry, clock);
+    await namespaces.cached('a');
+    expect(namespaces.remembered('a')).toBeUndefined();
+  });
+
   it('reads every time without change notices', async () => {
     const { registry, reads } = fakeRegistry(new Map([['a', ns('a')]]));
     const namespaces = new Namespaces(() => registry, clock);
