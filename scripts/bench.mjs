@@ -360,7 +360,7 @@ async function main() {
     for (const [name, phase] of Object.entries(phases)) if (wanted(name)) await phase();
     results.serverPeakRss = server.memory().peak;
     await server.stop();
-    if (wanted('embedded')) results.embeddedCreates = await embeddedCreates(root, { seconds, row, log });
+    if (wanted('embedded')) results.embeddedCreates = await embeddedCreates(root, etcdProc.endpoint, { seconds, row, log });
     if (wanted('memory')) Object.assign(results, await memory(root, etcdProc.endpoint, etcd, { row, log }));
     if (wanted('large-replace')) results.largeReplace = await largeReplace(root, etcdProc.endpoint, { row, log });
   } finally {
