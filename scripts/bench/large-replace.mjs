@@ -34,7 +34,8 @@ export async function replaceRun(root, storage, extraArgs, options = {}) {
     let rv = JSON.parse(created.body).metadata.resourceVersion;
     const a = agent(1);
     await sleep(1000);
-    const before = server.memory().rss;
+    const start = server.memory();
+    const before = start.rss;
     const bodyBytes = cmBody(name, data(0), { resourceVersion: rv }).length;
     const timed = await sequential(replaces, async (i) => {
       const r = await request(`${url}/${name}`, { method: 'PUT', body: cmBody(name, data(i + 1), { resourceVersion: rv }), agent: a });
@@ -45,7 +46,7 @@ export async function replaceRun(root, storage, extraArgs, options = {}) {
     const after = server.memory().rss;
     await sleep(10_000);
     const settled = server.memory();
-    return { bodyBytes, replaces, before, after, settled: settled.rss, peak: settled.peak, growth: settled.rss - before, p50: timed.p50, p99: timed.p99 };
+    return { bodyBytes, replaces, before, after, settled: settled.rss, peak: settled.peak, growth: settled.rss - before, anonGrowth: settled.anon - start.anon, fileGrowth: settled.file - start.file, p50: timed.p50, p99: timed.p99 };
   } finally {
     await server.stop();
   }
@@ -60,7 +61,7 @@ export async function largeReplace(root, etcdEndpoint, { row, log }) {
     embeddedDefault: await replaceRun(root, { dataDir: scratchDir('bench-large-') }, []),
   };
   const size = `${fmt(runs.etcd64.bodyBytes / 1e3, 0)} KB`;
-  const rss = (r) => `RSS ${fmt(mib(r.before))} → ${fmt(mib(r.after))} MiB right after → ${fmt(mib(r.settled))} MiB 10 s after (peak ${fmt(mib(r.peak))})`;
+  const rss = (r) => `RSS ${fmt(mib(r.before))} → ${fmt(mib(r.after))} MiB right after → ${fmt(mib(r.settled))} MiB 10 s after (peak ${fmt(mib(r.peak))}; anonymous ${fmt(mib(r.anonGrowth))} MiB of the growth, file-backed ${fmt(mib(r.fileGrowth))})`;
   const target64 = 128;
   const targetDefault = 1.25 * mib(bound) + 64;
   row('large-replace', `RSS growth 10 s after ${replaces} replaces of a ${size} ConfigMap, history 64Mi, etcd`, mib(runs.etcd64.growth), target64, 'MiB', `baseline = target (≤); ${rss(runs.etcd64)}`);
