@@ -16,6 +16,7 @@ import type { EventWatcher } from '../../registry/watch-cache';
 import type { ResponseFormat } from './media';
 import type { WatchServer } from './watch';
 import { bookmarkFrame, errorFrame, EventEncoder } from './watch-frames';
+import { watchSink, type WatchSink } from './watch-sink';
 
 /** Where watches come from (the registry). */
 export interface WatchSource {
@@ -35,6 +36,23 @@ export interface WatchStreamOptions {
 
 /** apiserver_watch_events_total is fed through this channel (the metrics adapter subscribes). */
 const watchEvents = channel('svc.watch.events');
+
+/**
+ * Events sent per kind, published once after the cache's dispatch to every watcher (a microtask later) rather than
+ * once per watcher: the counts are the same, the metric's label hashing is not paid ten thousand times per event.
+ */
+const unpublished = new Map<ResourceDefinition, number>();
+
+function countEvents(def: ResourceDefinition, events: number): void {
+  if (!watchEvents.hasSubscribers) return;
+  if (unpublished.size === 0) queueMicrotask(publishEvents);
+  unpublished.set(def, (unpublished.get(def) ?? 0) + events);
+}
+
+function publishEvents(): void {
+  for (const [def, count] of unpublished) watchEvents.publish({ group: def.group, version: def.version, kind: def.kind, count });
+  unpublished.clear();
+}
 
 export const defaultWatchStreamOptions: WatchStreamOptions = {
   bookmarkIntervalMs: 60_000,
@@ -79,6 +97,7 @@ class WatchStream {
   private ended = false;
   private readonly timers: NodeJS.Timeout[] = [];
   private stallTimer: NodeJS.Timeout | undefined;
+  private sink!: WatchSink;
   private done!: () => void;
 
   constructor(
@@ -98,6 +117,7 @@ class WatchStream {
     res.setHeader('Cache-Control', 'no-cache, private');
     res.flushHeaders();
     res.socket?.setNoDelay(true);
+    this.sink = watchSink(res);
     res.on('close', () => this.finish());
     const timeout = this.opts.timeoutSeconds && this.opts.timeoutSeconds > 0 ? this.opts.timeoutSeconds * 1000
       : (config.minRequestTimeoutSeconds * (1 + Math.random())) * 1000;
@@ -150,20 +170,18 @@ class WatchStream {
       }
     }
     this.write(out);
-    if (events && watchEvents.hasSubscribers) {
-      watchEvents.publish({ group: this.def.group, version: this.def.version, kind: this.def.kind, count: events });
-    }
+    if (events) countEvents(this.def, events);
   }
 
   /** One socket write for the batch; on backpressure wait for 'drain' (bounded by the stall timeout). */
   private write(out: Buffer[]): boolean {
     if (out.length === 0 || this.ended) return !this.ended;
-    const ok = this.res.write(out.length === 1 ? out[0] : Buffer.concat(out));
+    const ok = this.sink.write(out.length === 1 ? out[0] : Buffer.concat(out));
     out.length = 0;
     if (!ok) {
       this.blocked = true;
       this.stallTimer = setTimeout(() => this.finish(true), this.config.stallTimeoutMs);
-      this.res.once('drain', () => {
+      this.sink.onceDrained(() => {
         clearTimeout(this.stallTimer);
         this.blocked = false;
         this.pumpSafely();
