@@ -7,11 +7,13 @@
  * encoding.
  */
 import type { KList, KObject } from '../machinery/object';
-import { withRevisionBytes } from './with-revision';
+import { withRevisionParts } from './with-revision';
 
 export class ObjectResult {
   private decoded: KObject | undefined;
   private encoded: Buffer | string | undefined;
+  /** A write's JSON in pieces (stored bytes around the revision), joined only if `json` is asked for. */
+  private parts: readonly Buffer[] | undefined;
 
   private constructor(
     decoded: KObject | undefined,
@@ -39,8 +41,10 @@ export class ObjectResult {
    * revision written in. `object.metadata.resourceVersion` already holds that revision.
    */
   static ofStored(object: KObject, stored: Buffer, revision: number, created = false): ObjectResult {
-    // Bytes, not a string: a large object is copied once, not decoded, spliced and encoded again for the socket.
-    return new ObjectResult(object, withRevisionBytes(stored, revision), undefined, created);
+    // Bytes, not a string: a large object is not decoded, spliced and encoded again for the socket, nor copied.
+    const result = new ObjectResult(object, undefined, undefined, created);
+    result.parts = withRevisionParts(stored, revision);
+    return result;
   }
 
   get object(): KObject {
@@ -49,7 +53,12 @@ export class ObjectResult {
 
   /** The object's JSON, as a GET of it would return it. */
   get json(): Buffer | string {
-    return (this.encoded ??= JSON.stringify(this.decoded));
+    return (this.encoded ??= this.parts ? Buffer.concat(this.parts) : JSON.stringify(this.decoded));
+  }
+
+  /** The same JSON as pieces to be written one after another (one piece unless it is a write's stored bytes). */
+  get jsonParts(): readonly (Buffer | string)[] {
+    return this.encoded === undefined && this.parts ? this.parts : [this.json];
   }
 }
 

@@ -14,7 +14,7 @@ import { decodeRequestBody, rawBody } from './request-body';
 import { canonicalizeBodyVersion } from './group-alias';
 import { deleteOptions, listOptions, writeOptions } from './options';
 import type { RequestInfo } from '../../auth/request-info';
-import { send, sendBytes, sendError, setWarnings, wantsPretty } from './respond';
+import { send, sendError, sendParts, setWarnings, wantsPretty } from './respond';
 import { sendEncodedList } from './list-stream';
 import { renderList, renderObject } from './render';
 import type { WatchServer } from './watch';
@@ -68,7 +68,7 @@ export function resourceHandlers(def: ResourceDefinition, deps: HandlerDeps) {
 
   /** An object in the negotiated form: plain JSON straight from the result's bytes, anything else rendered. */
   const answer = (req: Request, res: Response, code: number, result: ObjectResult, fmt: ResponseFormat) => {
-    if (fmt === 'json' && !wantsPretty(req)) sendBytes(res, code, JSON_TYPE, result.json);
+    if (fmt === 'json' && !wantsPretty(req)) sendParts(res, code, JSON_TYPE, result.jsonParts);
     else renderObject(req, res, def, code, result.object, fmt);
   };
 

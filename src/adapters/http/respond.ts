@@ -38,6 +38,25 @@ export function sendBytes(res: Response, code: number, contentType: string, body
   res.end(body);
 }
 
+/**
+ * sendBytes for a body in pieces: one Content-Length for them all, and the pieces written in one go (corked), none
+ * copied into a joined buffer first. Joined after all when something wraps the response's end() (audit keeps the
+ * body it is given there, the group alias rewrites it), so that it sees the whole body.
+ */
+export function sendParts(res: Response, code: number, contentType: string, parts: readonly (Buffer | string)[]): void {
+  if (parts.length === 1) return sendBytes(res, code, contentType, parts[0]);
+  if (Object.prototype.hasOwnProperty.call(res, 'end')) return sendBytes(res, code, contentType, Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))));
+  res.statusCode = code;
+  res.setHeader('Content-Type', contentType);
+  let length = 0;
+  for (const p of parts) length += typeof p === 'string' ? Buffer.byteLength(p) : p.length;
+  res.setHeader('Content-Length', String(length));
+  res.cork();
+  for (let i = 0; i < parts.length - 1; i++) res.write(parts[i]);
+  res.end(parts[parts.length - 1]);
+  res.uncork();
+}
+
 export function toApiError(err: unknown, req?: Request): ApiError {
   if (err instanceof ApiError) return err;
   const storage = storageErrorStatus(err);

@@ -1,5 +1,10 @@
 /** resourceVersion written into the stored text gives exactly what encoding the decoded object would. */
-import { metadataEnd, metadataEndInBytes, withRevision, withRevisionBytes } from '../../../src/registry/with-revision';
+import { metadataEnd, metadataEndInBytes, withRevision, withRevisionParts } from '../../../src/registry/with-revision';
+
+const withRevisionBytes = (bytes: Buffer, rev: number) => {
+  const parts = withRevisionParts(bytes, rev);
+  return parts && Buffer.concat(parts);
+};
 
 const viaObject = (text: string, rev: number) => {
   const obj = JSON.parse(text);
