@@ -6,7 +6,6 @@
 import type { KeyValue } from '../ports/storage.port';
 import type { KObject } from '../machinery/object';
 import type { ResourceDefinition } from '../machinery/resource-definition';
-import { rememberEncoded } from './encoded-objects';
 
 type Stored = Pick<ResourceDefinition, 'storedAs'>;
 
@@ -17,10 +16,7 @@ export function encodeForStorage(def: Stored, obj: KObject): Buffer {
     const { resourceVersion: _rv, selfLink: _sl, ...meta } = obj.metadata;
     plain = { ...obj, metadata: meta };
   }
-  if (def.storedAs) return Buffer.from(JSON.stringify(def.storedAs.toStorage(plain)));
-  const bytes = Buffer.from(JSON.stringify(plain));
-  rememberEncoded(bytes, obj);
-  return bytes;
+  return Buffer.from(JSON.stringify(def.storedAs ? def.storedAs.toStorage(plain) : plain));
 }
 
 /** A stored value that does not decode; worded as upstream's corrupt-object StorageError. */

@@ -1,21 +1,64 @@
 /**
- * The object each stored value was encoded from, while that value lives: an
- * in-process store (lmdb) hands the watch cache the very Buffer the registry
- * wrote, and the cache then reads labels and uid from the object instead of
- * parsing the bytes again (a large object's biggest cost after its write).
- * A value from elsewhere (etcd) is not found and is parsed as before.
+ * What the watch cache reads of each value this process writes (labels, uid, the kind's selectable fields), taken
+ * from the object before the write: when the value comes back to the cache (at once from the embedded store, a
+ * moment later from etcd's watch), the cache compares bytes and reads these instead of parsing the value again,
+ * a large object's biggest cost after its write. They are functions of the bytes, so equal bytes from any writer
+ * (another replica too) have them. A value that was never written here, or differs, is parsed as before.
  */
 import type { KObject } from '../machinery/object';
+import type { ResourceDefinition } from '../machinery/resource-definition';
 
-const encoded = new WeakMap<Buffer, KObject>();
-
-export function rememberEncoded(bytes: Buffer, obj: KObject): void {
-  encoded.set(bytes, obj);
+export interface WrittenAttributes {
+  /** A copy: the writer's object may change once the write has answered. */
+  readonly labels: Readonly<Record<string, string>> | undefined;
+  readonly uid: string | undefined;
+  /** Values of the kind's own field selectors; undefined when it has none. */
+  readonly fields: Readonly<Record<string, string | undefined>> | undefined;
 }
 
-/** The object `bytes` were encoded from, once: the entry goes (the cache takes each value in once). */
-export function takeEncoded(bytes: Buffer): KObject | undefined {
-  const obj = encoded.get(bytes);
-  if (obj) encoded.delete(bytes);
-  return obj;
+interface Written {
+  /** The kind the attributes are for (another kind stored under the same keys reads its own fields). */
+  readonly def: ResourceDefinition;
+  readonly bytes: Buffer;
+  readonly attributes: WrittenAttributes;
+}
+
+/** Writes waiting for their value to reach the cache, oldest first, bounded (failed writes never come back). */
+const pending = new Map<string, Written>();
+let pendingBytes = 0;
+const maxPendingEntries = 1024;
+const maxPendingBytes = 16 * 1024 * 1024;
+
+function forget(key: string, w: Written): void {
+  pending.delete(key);
+  pendingBytes -= w.bytes.length;
+}
+
+/** Called with the bytes about to be stored under `key` and the object they were encoded from. */
+export function rememberWrite(def: ResourceDefinition, key: string, bytes: Buffer, obj: KObject): void {
+  if (def.storedAs) return; // stored as another kind: the cache's object is the converted one
+  const meta = obj.metadata;
+  const selectors = Object.entries(def.fieldSelectors);
+  let fields: Record<string, string | undefined> | undefined;
+  if (selectors.length) {
+    fields = {};
+    for (const [name, get] of selectors) fields[name] = get(obj);
+  }
+  const labels = meta.labels && Object.keys(meta.labels).length ? { ...meta.labels } : undefined;
+  const before = pending.get(key);
+  if (before) forget(key, before);
+  pending.set(key, { def, bytes, attributes: { labels, uid: meta.uid, fields } });
+  pendingBytes += bytes.length;
+  for (const [k, w] of pending) {
+    if (pending.size <= maxPendingEntries && pendingBytes <= maxPendingBytes) break;
+    forget(k, w);
+  }
+}
+
+/** The attributes of `value` for `def` if this process wrote exactly these bytes under `key` as it; the entry goes. */
+export function takeWritten(def: ResourceDefinition, key: string, value: Buffer): WrittenAttributes | undefined {
+  const w = pending.get(key);
+  if (!w || w.def !== def || !(w.bytes === value || w.bytes.equals(value))) return undefined; // a later write's entry stays
+  forget(key, w);
+  return w.attributes;
 }

@@ -12,6 +12,7 @@ import { checkTypeMeta, keepSubresourceFields, reconcileNamespace, resetManagedF
 import { decodeKeyValue } from './codec';
 import { converterOf, convertFromStorage, convertToStorage } from './conversion';
 import { encodeWithinLimit } from './object-size';
+import { rememberWrite } from './encoded-objects';
 import { ObjectResult } from './results';
 import { guaranteedUpdate, type UpdateFn } from './update';
 import { RegistryDeps, resourceRef, strategyContext, timestamp } from './context';
@@ -145,6 +146,7 @@ export class ResourceStore {
           if (existing) throw new KeyExistsError(key);
           return ObjectResult.of(obj, created);
         }
+        rememberWrite(def, key, encoded, stored);
         const rev = await this.deps.storage.create(key, encoded, this.putOptions());
         meta.resourceVersion = String(rev);
         if (converter) return this.convertedBack(converter, stored, rev, created);

@@ -10,6 +10,7 @@ import { KeyNotFoundError, KeyValue, PutOptions, RevisionMismatchError } from '.
 import { bumpGeneration, carrySystemFields, checkTypeMeta, keepSubresourceFields, resetManagedFieldsRequest, resetObjectMetaForStatus, shapeAsStored, validateUpdate } from './admission';
 import { decodeKeyValue, encodeForStorage } from './codec';
 import { encodeWithinLimit } from './object-size';
+import { rememberWrite } from './encoded-objects';
 import { ObjectResult } from './results';
 import { strategyContext } from './context';
 import { WriteOptions } from './request';
@@ -136,6 +137,7 @@ export async function guaranteedUpdate(
           await store.deps.storage.delete(key, current.modRevision);
           return ObjectResult.of(obj);
         }
+        rememberWrite(def, key, encoded, stored);
         const rev = await store.deps.storage.update(key, encoded, current.modRevision, store.putOptions());
         obj.metadata.resourceVersion = String(rev);
         if (converter) return store.convertedBack(converter, stored, rev);

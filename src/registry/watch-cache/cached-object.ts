@@ -10,7 +10,7 @@ import { parseStored } from '../codec';
 import type { FieldReader } from '../predicate';
 import { SlabWriter } from './byte-slab';
 import { revisionInsertAt, withRevision } from '../with-revision';
-import { takeEncoded } from '../encoded-objects';
+import { takeWritten } from '../encoded-objects';
 
 const noFields: Readonly<Record<string, string | undefined>> = Object.freeze({});
 /** Slabs for objects made outside a kind's cache (unit tests). */
@@ -101,24 +101,16 @@ function uidRef(slab: Buffer, start: number, size: number, uid: string | undefin
 
 /** Builds the cached form of a stored value; throws CorruptObjectError on bad bytes. */
 export function cacheObject(def: ResourceDefinition, key: string, value: Buffer, rev: number, writer: SlabWriter): CachedObject {
-  // This process's own write (an in-process store hands back the written Buffer): its object is at hand, and its
-  // bytes hold no resourceVersion (encodeForStorage drops it).
-  const known = def.storedAs ? undefined : takeEncoded(value);
-  let obj: KObject;
-  let text: string | undefined;
-  if (known) obj = known;
-  else {
-    text = value.toString('utf8');
-    obj = parseStored(def, text, rev, key);
-  }
-  // The revision goes in by copying the stored bytes around it, not by splicing the text and encoding it again.
-  const inBytes = !def.storedAs && (known || !('resourceVersion' in obj.metadata)) ? revisionInsertAt(value, rev) : undefined;
-  if (known && !inBytes) {
-    text = value.toString('utf8');
-    obj = parseStored(def, text, rev, key);
-  }
-  const json = inBytes || def.storedAs ? undefined : withRevision(text!, obj.metadata, rev);
-  if (obj !== known) obj.metadata.resourceVersion = String(rev);
+  // This process's own write: what the cache reads of it was taken before the write, and its bytes hold no
+  // resourceVersion (encodeForStorage drops it), so the revision goes in by copying the bytes around it.
+  const written = def.storedAs ? undefined : takeWritten(def, key, value);
+  const inWritten = written && revisionInsertAt(value, rev);
+  if (written && inWritten) return CachedObject.ofBytes(key, rev, value, inWritten, written.labels, written.uid, written.fields ?? noFields, writer);
+  const text = value.toString('utf8');
+  const obj = parseStored(def, text, rev, key);
+  const inBytes = !def.storedAs && !('resourceVersion' in obj.metadata) ? revisionInsertAt(value, rev) : undefined;
+  const json = inBytes || def.storedAs ? undefined : withRevision(text, obj.metadata, rev);
+  obj.metadata.resourceVersion = String(rev);
   let fields = noFields;
   const extra = Object.entries(def.fieldSelectors);
   if (extra.length) {
@@ -127,8 +119,7 @@ export function cacheObject(def: ResourceDefinition, key: string, value: Buffer,
     fields = f;
   }
   const meta = obj.metadata;
-  // A copy when the object is the writer's (its answer may still be changed); parsed labels are the cache's own.
-  const labels = meta.labels && Object.keys(meta.labels).length ? (known ? { ...meta.labels } : meta.labels) : undefined;
+  const labels = meta.labels && Object.keys(meta.labels).length ? meta.labels : undefined;
   if (inBytes) return CachedObject.ofBytes(key, rev, value, inBytes, labels, meta.uid, fields, writer);
   return CachedObject.of(key, rev, json ?? JSON.stringify(obj), labels, meta.uid, fields, writer);
 }
