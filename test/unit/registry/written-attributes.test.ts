@@ -36,7 +36,7 @@ describe('written attributes', () => {
     const ns: KObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'x' }, status: { phase: 'Active' } } as KObject;
     const bytes = bytesOf(ns);
     rememberWrite(namespaceDefinition, '/registry/namespaces/x', bytes, ns);
-    (ns as { status: { phase: string } }).status.phase = 'Terminating';
+    (ns as unknown as { status: { phase: string } }).status.phase = 'Terminating';
     expect(takeWritten(namespaceDefinition, '/registry/namespaces/x', bytes)?.fields).toMatchObject({ 'status.phase': 'Active' });
   });
 
