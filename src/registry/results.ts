@@ -9,6 +9,9 @@
 import type { KList, KObject } from '../machinery/object';
 import { withRevisionParts } from './with-revision';
 
+/** From this size on, a write's answer goes out in pieces rather than joined. */
+const LARGE_ANSWER_BYTES = 64 * 1024;
+
 export class ObjectResult {
   private decoded: KObject | undefined;
   private encoded: Buffer | string | undefined;
@@ -56,9 +59,15 @@ export class ObjectResult {
     return (this.encoded ??= this.parts ? Buffer.concat(this.parts) : JSON.stringify(this.decoded));
   }
 
-  /** The same JSON as pieces to be written one after another (one piece unless it is a write's stored bytes). */
+  /**
+   * The same JSON as pieces to be written one after another: a large write's stored bytes and its revision apart
+   * (joining them would copy the object once more); anything else in one piece (small pieces would each cost a
+   * write and, over TLS, a record of their own, where joining them is nearly free).
+   */
   get jsonParts(): readonly (Buffer | string)[] {
-    return this.encoded === undefined && this.parts ? this.parts : [this.json];
+    const parts = this.parts;
+    if (this.encoded === undefined && parts && parts[0].length + parts[2].length >= LARGE_ANSWER_BYTES) return parts;
+    return [this.json];
   }
 }
 

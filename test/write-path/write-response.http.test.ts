@@ -33,6 +33,25 @@ describe.each(backends)('write responses (%s)', (backend) => {
     expect(created.text).toBe(got);
   });
 
+  test('a large object is answered in pieces with the same bytes and one right Content-Length', async () => {
+    const big = { a: 'x'.repeat(150_000), b: 'é'.repeat(40_000) };
+    const created = await send(s, 'POST', cmPath(), configMap('large-answer', big));
+    expect(created.status).toBe(201);
+    expect(created.json.data).toEqual(big);
+    const replaced = await send(s, 'PUT', `${cmPath()}/large-answer`, { ...created.json, data: { ...big, c: 'more' } });
+    expect(replaced.status).toBe(200);
+    expect(Number(replaced.headers.get('content-length'))).toBe(Buffer.byteLength(replaced.text));
+    expect(Object.keys(replaced.json.metadata).at(-1)).toBe('resourceVersion');
+    const rv = replaced.json.metadata.resourceVersion;
+    let got = '';
+    await until('a GET of the replaced object', async () => {
+      const r = await send(s, 'GET', `${cmPath()}/large-answer?resourceVersion=${rv}`);
+      got = r.text;
+      return r.status === 200 && JSON.parse(r.text).metadata.resourceVersion === rv;
+    });
+    expect(replaced.text).toBe(got);
+  });
+
   test('a kind stored as another answers in its own version', async () => {
     const created = await send(s, 'POST', '/apis/events.svc.io/v1/namespaces/default/events', {
       kind: 'Event',
