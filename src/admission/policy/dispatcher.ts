@@ -12,7 +12,7 @@ import type { ResourceDefinition } from '../../machinery/resource-definition';
 import { errors } from '../../machinery/status';
 import type { AuthorizerPort } from '../../ports/authorizer.port';
 import type { AdmissionAttributes } from '../../registry/admission-chain';
-import { KindInputs, namespaceValue, objectValue, PolicyInputs, requestValue } from './inputs';
+import { KindInputs, namespaceValue, objectValue, PolicyInputs } from './inputs';
 import { matches, type NamespaceLabels, type RequestView } from './matching';
 import { collectParams, type PolicyRegistry } from './params';
 import type { BindingObject } from './policy-types';
