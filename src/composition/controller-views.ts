@@ -70,7 +70,7 @@ function changedSince(def: ResourceDefinition, kind: KindCache, from: number, fi
     const o = ev?.object ?? ev?.prev;
     if (!o) continue;
     // The JSON view only for filters that read it (most look at the name).
-    const changed = { name: o.name, namespace: def.namespaced ? o.namespace : undefined, get json() { return ev!.object?.bytes; } };
+    const changed = { name: o.name, namespace: def.namespaced ? o.namespace : undefined, deleting: !!ev!.object?.deleting, get json() { return ev!.object?.bytes; } };
     if (filter(changed)) return true;
   }
   return false;

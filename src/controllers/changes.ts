@@ -13,6 +13,8 @@ export interface ChangedObject {
   readonly namespace?: string;
   /** The object's JSON as it now is; undefined once it is deleted. */
   readonly json?: Buffer;
+  /** Whether it now has a deletionTimestamp (false once it is deleted). */
+  readonly deleting?: boolean;
 }
 
 export type ChangeFilter = (o: ChangedObject) => boolean;
@@ -43,4 +45,4 @@ export function watching(watch: WatchChanges, kinds: Array<ResourceDefinition | 
 export type ScanCache = (def: ResourceDefinition, test: (json: Buffer) => boolean) => boolean;
 
 /** Objects being deleted: what the garbage collector and the namespace controller act on. */
-export const beingDeleted: ChangeFilter = (o) => !!o.json?.includes('"deletionTimestamp"');
+export const beingDeleted: ChangeFilter = (o) => !!o.deleting;

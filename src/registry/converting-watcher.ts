@@ -32,7 +32,7 @@ function atRevision(o: CachedObject, rev: number): KObject {
 function converted(item: EventItem, type: EventItem['type'], obj: KObject): EventItem {
   const json = JSON.stringify(obj);
   const labels = obj.metadata.labels && Object.keys(obj.metadata.labels).length ? obj.metadata.labels : undefined;
-  const object = CachedObject.of(item.object.key, item.rev, json, labels, obj.metadata.uid);
+  const object = CachedObject.of(item.object.key, item.rev, json, labels, obj.metadata.uid, undefined, undefined, !!obj.metadata.deletionTimestamp);
   return { kind: 'event', type, rev: item.rev, object, frame: () => Buffer.from(`{"type":"${type}","object":${json}}\n`) };
 }
 

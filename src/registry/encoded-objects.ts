@@ -14,6 +14,8 @@ export interface WrittenAttributes {
   readonly uid: string | undefined;
   /** Values of the kind's own field selectors; undefined when it has none. */
   readonly fields: Readonly<Record<string, string | undefined>> | undefined;
+  /** Whether metadata.deletionTimestamp is set. */
+  readonly deleting: boolean;
 }
 
 interface Written {
@@ -47,7 +49,7 @@ export function rememberWrite(def: ResourceDefinition, key: string, bytes: Buffe
   const labels = meta.labels && Object.keys(meta.labels).length ? { ...meta.labels } : undefined;
   const before = pending.get(key);
   if (before) forget(key, before);
-  pending.set(key, { def, bytes, attributes: { labels, uid: meta.uid, fields } });
+  pending.set(key, { def, bytes, attributes: { labels, uid: meta.uid, fields, deleting: !!meta.deletionTimestamp } });
   pendingBytes += bytes.length;
   for (const [k, w] of pending) {
     if (pending.size <= maxPendingEntries && pendingBytes <= maxPendingBytes) break;

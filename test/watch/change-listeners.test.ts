@@ -51,7 +51,35 @@ describe.each(backends)('watch cache change listeners on %s', (backend) => {
       const deleted = new Promise<void>((resolve) => (onWake = resolve));
       expect((await call(s.url, 'DELETE', '/api/v1/namespaces/listen/configmaps/wanted-1')).status).toBe(200);
       await deleted;
-      expect(seen[seen.length - 1]).toEqual({ namespace: 'listen', name: 'wanted-1', json: undefined });
+      expect(seen[seen.length - 1]).toEqual({ namespace: 'listen', name: 'wanted-1', deleting: false, json: undefined });
+    } finally {
+      stop();
+    }
+  });
+
+  test('whether an object is being deleted comes from its metadata, not from its bytes', async () => {
+    const seen = new Map<string, boolean | undefined>();
+    let onWake: (() => void) | undefined;
+    const stop = cacheChanges(s.cache, s.registry.served).watch(configMapDefinition, () => onWake?.(), (o) => {
+      seen.set(o.name, o.deleting);
+      return o.name === 'held';
+    });
+    try {
+      const mentions = { ...cm('mentions'), data: { note: '"deletionTimestamp": not metadata' } };
+      expect((await call(s.url, 'POST', '/api/v1/namespaces/deleting/configmaps', mentions)).status).toBe(201);
+      const created = new Promise<void>((resolve) => (onWake = resolve));
+      expect((await call(s.url, 'POST', '/api/v1/namespaces/deleting/configmaps', { ...cm('held'), metadata: { name: 'held', finalizers: ['example.com/hold'] } })).status).toBe(201);
+      await created;
+      expect(seen.get('mentions')).toBe(false);
+      expect(seen.get('held')).toBe(false);
+      const marked = new Promise<void>((resolve) => (onWake = resolve));
+      expect((await call(s.url, 'DELETE', '/api/v1/namespaces/deleting/configmaps/held')).status).toBe(200);
+      await marked;
+      expect(seen.get('held')).toBe(true);
+      const gone = new Promise<void>((resolve) => (onWake = resolve));
+      expect((await call(s.url, 'PATCH', '/api/v1/namespaces/deleting/configmaps/held', { metadata: { finalizers: null } }, { 'content-type': 'application/merge-patch+json' })).status).toBe(200);
+      await gone;
+      expect(seen.get('held')).toBe(false);
     } finally {
       stop();
     }

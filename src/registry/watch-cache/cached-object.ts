@@ -30,26 +30,28 @@ export class CachedObject {
     private readonly uidAt: string | number | undefined,
     /** Values of the kind's own field selectors. */
     readonly fields: Readonly<Record<string, string | undefined>>,
+    /** Whether metadata.deletionTimestamp is set (controllers wake on it without searching the bytes). */
+    readonly deleting = false,
   ) {}
 
   /** A cached object of the given JSON, written by `writer` (the kind's slabs). */
-  static of(key: string, rev: number, json: string, labels?: Record<string, string>, uid?: string, fields = noFields, writer = loose): CachedObject {
+  static of(key: string, rev: number, json: string, labels?: Record<string, string>, uid?: string, fields = noFields, writer = loose, deleting = false): CachedObject {
     writer.write(json);
     const { slab, start, size } = writer;
-    return new CachedObject(key, rev, slab, start, size, labels, uidRef(slab, start, size, uid), fields);
+    return new CachedObject(key, rev, slab, start, size, labels, uidRef(slab, start, size, uid), fields, deleting);
   }
 
   /** A cached object of stored bytes with `insert` written in at `at` (the resourceVersion member). */
-  static ofBytes(key: string, rev: number, stored: Buffer, { at, insert }: { at: number; insert: Buffer }, labels: Record<string, string> | undefined, uid: string | undefined, fields: Readonly<Record<string, string | undefined>>, writer: SlabWriter): CachedObject {
+  static ofBytes(key: string, rev: number, stored: Buffer, { at, insert }: { at: number; insert: Buffer }, labels: Record<string, string> | undefined, uid: string | undefined, fields: Readonly<Record<string, string | undefined>>, writer: SlabWriter, deleting: boolean): CachedObject {
     writer.copySpliced(stored, at, insert);
     const { slab, start, size } = writer;
-    return new CachedObject(key, rev, slab, start, size, labels, uidRef(slab, start, size, uid), fields);
+    return new CachedObject(key, rev, slab, start, size, labels, uidRef(slab, start, size, uid), fields, deleting);
   }
 
   /** The same object with its bytes copied by `writer` (compaction). */
   copyTo(writer: SlabWriter): CachedObject {
     writer.copy(this.slab, this.start, this.size);
-    return new CachedObject(this.key, this.rev, writer.slab, writer.start, this.size, this.labels, this.uidAt, this.fields);
+    return new CachedObject(this.key, this.rev, writer.slab, writer.start, this.size, this.labels, this.uidAt, this.fields, this.deleting);
   }
 
   /** A view of the JSON bytes (allocates one; a list takes one slice per run of neighbours instead). */
@@ -105,7 +107,7 @@ export function cacheObject(def: ResourceDefinition, key: string, value: Buffer,
   // resourceVersion (encodeForStorage drops it), so the revision goes in by copying the bytes around it.
   const written = def.storedAs ? undefined : takeWritten(def, key, value);
   const inWritten = written && revisionInsertAt(value, rev);
-  if (written && inWritten) return CachedObject.ofBytes(key, rev, value, inWritten, written.labels, written.uid, written.fields ?? noFields, writer);
+  if (written && inWritten) return CachedObject.ofBytes(key, rev, value, inWritten, written.labels, written.uid, written.fields ?? noFields, writer, written.deleting);
   const text = value.toString('utf8');
   const obj = parseStored(def, text, rev, key);
   const inBytes = !def.storedAs && !('resourceVersion' in obj.metadata) ? revisionInsertAt(value, rev) : undefined;
@@ -120,8 +122,9 @@ export function cacheObject(def: ResourceDefinition, key: string, value: Buffer,
   }
   const meta = obj.metadata;
   const labels = meta.labels && Object.keys(meta.labels).length ? meta.labels : undefined;
-  if (inBytes) return CachedObject.ofBytes(key, rev, value, inBytes, labels, meta.uid, fields, writer);
-  return CachedObject.of(key, rev, json ?? JSON.stringify(obj), labels, meta.uid, fields, writer);
+  const deleting = !!meta.deletionTimestamp;
+  if (inBytes) return CachedObject.ofBytes(key, rev, value, inBytes, labels, meta.uid, fields, writer, deleting);
+  return CachedObject.of(key, rev, json ?? JSON.stringify(obj), labels, meta.uid, fields, writer, deleting);
 }
 
 /**
