@@ -54,6 +54,26 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
       expect(await s.get(`${p}missing`)).toBeUndefined();
     });
 
+    it('stores, returns and watches values of a megabyte intact', async () => {
+      const big = (fill: string) => Buffer.alloc(1024 * 1024, fill);
+      const w = new WatchRecorder();
+      const handle = s.watch(p, await s.currentRevision(), w.callbacks);
+      try {
+        const r1 = await s.create(`${p}big`, big('a'));
+        const r2 = await s.update(`${p}big`, big('b'), r1);
+        expect((await s.get(`${p}big`))?.value.equals(big('b'))).toBe(true);
+        const stale = await s.update(`${p}big`, big('c'), r1).catch((e) => e);
+        expect(stale).toBeInstanceOf(RevisionMismatchError);
+        expect(stale.current.value.equals(big('b'))).toBe(true);
+        await w.waitForEvents(2);
+        expect(w.events.map((e) => e.modRevision)).toEqual([r1, r2]);
+        expect(w.events[1].value?.equals(big('b'))).toBe(true);
+        expect(w.events[1].prevValue?.equals(big('a'))).toBe(true);
+      } finally {
+        handle.cancel();
+      }
+    });
+
     it('deletes by compare-and-swap on modRevision', async () => {
       const r1 = await s.create(`${p}a`, buf('v1'));
       const r2 = await s.update(`${p}a`, buf('v2'), r1);

@@ -16,7 +16,7 @@
 import type { ConnectionOptions } from 'node:tls';
 import { encodeHeaderBlock } from './http2/hpack';
 import { H2Code, H2Session, type H2Stream } from './http2/session';
-import { Answer, connectionError, frame, FrameReader, GrpcConnectionError, GrpcStatusError, GrpcTimeoutError } from './grpc-messages';
+import { Answer, connectionError, framed, FrameReader, GrpcConnectionError, GrpcStatusError, GrpcTimeoutError } from './grpc-messages';
 
 export { FrameReader, GrpcConnectionError, GrpcStatusError, GrpcTimeoutError } from './grpc-messages';
 
@@ -144,7 +144,8 @@ export class GrpcClient {
         stream.cancel();
         this.probe(session);
       }, timeoutMs);
-      stream.write(frame(request), true);
+      const pieces = framed(request);
+      pieces.forEach((piece, i) => stream.write(piece, i === pieces.length - 1));
     });
   }
 
@@ -205,7 +206,7 @@ export class GrpcClient {
     }
     return {
       write: (message) => {
-        if (!over) stream.write(frame(message), false);
+        if (!over) for (const piece of framed(message)) stream.write(piece, false);
       },
       cancel: () => {
         over = true;

@@ -58,13 +58,23 @@ export class Answer {
   }
 }
 
-/** A message in gRPC's length-prefixed framing (uncompressed). */
-export function frame(message: Uint8Array): Buffer {
-  const out = Buffer.allocUnsafe(5 + message.length);
+/** From this size on a message is sent behind its prefix, not copied after it (see framed). */
+const copiedUpTo = 64 * 1024;
+
+/**
+ * A message in gRPC's length-prefixed framing (uncompressed), as the pieces to send: a small one copied behind its
+ * 5-byte prefix, a large one (a 900 KB value's put) as the prefix and then the message itself, since copying it
+ * would cost more than the DATA frame of its own that the prefix then takes.
+ */
+export function framed(message: Uint8Array): Buffer[] {
+  const out = Buffer.allocUnsafe(message.length < copiedUpTo ? 5 + message.length : 5);
   out[0] = 0;
   out.writeUInt32BE(message.length, 1);
-  out.set(message, 5);
-  return out;
+  if (message.length < copiedUpTo) {
+    out.set(message, 5);
+    return [out];
+  }
+  return [out, Buffer.from(message.buffer, message.byteOffset, message.length)];
 }
 
 /**
