@@ -65,6 +65,6 @@ export function parseStored(def: Stored, text: string, modRevision: number, key 
   return def.storedAs ? def.storedAs.fromStorage(obj) : obj;
 }
 
-export function decodeKeyValue(def: Stored, kv: KeyValue): KObject {
+export function decodeKeyValue(def: Stored, kv: Pick<KeyValue, 'key' | 'value' | 'modRevision'>): KObject {
   return decodeStored(def, kv.value, kv.modRevision, kv.key);
 }

@@ -10,7 +10,7 @@ import type { KObject } from '../machinery/object';
 import type { AsyncConverter, ResourceDefinition } from '../machinery/resource-definition';
 import type { FeatureGates } from '../machinery/feature-gates';
 import { compilePredicate, shardSelectorOf } from './predicate';
-import type { ReadPath } from './reader';
+import type { CurrentValue, ReadPath } from './reader';
 import type { ListOptions } from './request';
 import { ListResult, ObjectResult } from './results';
 import { ConvertingWatcher } from './converting-watcher';
@@ -36,6 +36,7 @@ function unselected(opts: ListOptions): ListOptions {
 
 export class ConvertingReadPath implements ReadPath {
   readonly watch?: (def: ResourceDefinition, opts: ListOptions) => Promise<EventWatcher>;
+  readonly cached?: (def: ResourceDefinition, key: string) => CurrentValue | undefined;
 
   constructor(
     private readonly inner: ReadPath,
@@ -43,6 +44,9 @@ export class ConvertingReadPath implements ReadPath {
   ) {
     const watch = inner.watch?.bind(inner);
     if (watch) this.watch = (def, opts) => this.watchConverted(watch, def, opts);
+    const cached = inner.cached?.bind(inner);
+    // A converted kind's update starts from its stored object converted by a call: no guess for it.
+    if (cached) this.cached = (def, key) => (converterOf(def) ? undefined : cached(def, key));
   }
 
   // Not async: a kind without a converter gets the read path's own promise, no extra step.

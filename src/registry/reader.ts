@@ -30,11 +30,16 @@ export function storageObjectResult(def: ResourceDefinition, kv: KeyValue): Obje
   return json === undefined ? ObjectResult.of(object) : ObjectResult.ofJson(json, () => object);
 }
 
+/** A stored value: from storage, or the watch cache's copy (its bytes then carry the resourceVersion too). */
+export type CurrentValue = Pick<KeyValue, 'key' | 'value' | 'modRevision'>;
+
 export interface ReadPath {
   get(def: ResourceDefinition, namespace: string | undefined, name: string, resourceVersion?: string): Promise<ObjectResult | undefined>;
   list(def: ResourceDefinition, opts: ListOptions): Promise<ListResult>;
   /** A watch from opts.resourceVersion, when the path can serve one (the watch cache does). */
   watch?(def: ResourceDefinition, opts: ListOptions): Promise<EventWatcher>;
+  /** The watch cache's copy of the value under `key` now, without waiting: an update's first guess (update.ts). */
+  cached?(def: ResourceDefinition, key: string): CurrentValue | undefined;
 }
 
 

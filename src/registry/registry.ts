@@ -37,12 +37,14 @@ export class Registry {
     reads?: ReadPath,
   ) {
     this.served = definitions instanceof DefinitionSet ? definitions : new DefinitionSet(definitions);
-    for (const def of this.served.all) this.stores.set(def, new ResourceStore(def, deps));
+    this.reads = new ConvertingReadPath(reads ?? new StorageReadPath(deps.storage, deps.gates), deps.gates);
+    const cached = this.reads.cached;
+    const storeOf = (def: ResourceDefinition) => new ResourceStore(def, deps, cached && ((key) => cached(def, key)));
+    for (const def of this.served.all) this.stores.set(def, storeOf(def));
     this.served.onChange((change) => {
-      if ('added' in change) this.stores.set(change.added, new ResourceStore(change.added, deps));
+      if ('added' in change) this.stores.set(change.added, storeOf(change.added));
       else this.stores.delete(change.removed);
     });
-    this.reads = new ConvertingReadPath(reads ?? new StorageReadPath(deps.storage, deps.gates), deps.gates);
   }
 
   /** The kinds served now. */

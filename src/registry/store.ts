@@ -15,6 +15,7 @@ import { encodeWithinLimit } from './object-size';
 import { rememberWrite } from './encoded-objects';
 import { ObjectResult } from './results';
 import { guaranteedUpdate, type UpdateFn } from './update';
+import type { CurrentValue } from './reader';
 import { RegistryDeps, resourceRef, strategyContext, timestamp } from './context';
 import { objectKey } from './keys';
 import { generateName, generateNameAttempts } from './names';
@@ -30,6 +31,8 @@ export class ResourceStore {
   constructor(
     readonly def: ResourceDefinition,
     readonly deps: RegistryDeps,
+    /** The watch cache's copy of a value, for an update's first attempt (UpdatingStore.cached). */
+    readonly cached?: (key: string) => CurrentValue | undefined,
   ) {}
 
   get ref() {

@@ -18,7 +18,7 @@ import { objectKey, resourcePrefix } from '../keys';
 import { listFromStorage, type StorageList } from '../list';
 import { parseResourceVersion, validateListOptions } from '../list-options';
 import { compilePredicate, shardSelectorOf } from '../predicate';
-import { ReadPath, StorageReadPath, storageListResult } from '../reader';
+import { ReadPath, StorageReadPath, storageListResult, type CurrentValue } from '../reader';
 import { ListResult, ObjectResult } from '../results';
 import type { ListOptions } from '../request';
 import { type CachedObject, joinedBytes } from './cached-object';
@@ -49,6 +49,14 @@ export class CachedReadPath implements ReadPath {
     if (rv > kind.revision && !(await kind.waitFor(rv, timeout))) throw errors.tooLargeResourceVersion(rv, kind.revision, 1);
     const cached = kind.get(objectKey(def, namespace, name));
     return cached && ObjectResult.ofJson(cached.bytes, () => cached.decode());
+  }
+
+  /** Its bytes as the stored value (they also carry the resourceVersion); none for a kind stored as another. */
+  cached(def: ResourceDefinition, key: string): CurrentValue | undefined {
+    if (def.storedAs) return undefined;
+    const kind = this.cache.kind(def);
+    const o = kind.initialized ? kind.get(key) : undefined;
+    return o && { key, value: o.bytes, modRevision: o.rev };
   }
 
   async list(def: ResourceDefinition, opts: ListOptions): Promise<ListResult> {

@@ -17,7 +17,7 @@ describe('written attributes', () => {
     rememberWrite(configMapDefinition, '/registry/configmaps/n/a', bytes, obj);
     obj.metadata.labels!.app = 'changed after the write';
     const got = takeWritten(configMapDefinition, '/registry/configmaps/n/a', Buffer.from(bytes)); // etcd hands back a copy
-    expect(got).toEqual({ labels: { app: 'one' }, uid: 'u-1', fields: undefined });
+    expect(got).toEqual({ labels: { app: 'one' }, uid: 'u-1', fields: undefined, deleting: false });
     expect(takeWritten(configMapDefinition, '/registry/configmaps/n/a', bytes)).toBeUndefined();
   });
 
@@ -38,6 +38,13 @@ describe('written attributes', () => {
     rememberWrite(namespaceDefinition, '/registry/namespaces/x', bytes, ns);
     (ns as unknown as { status: { phase: string } }).status.phase = 'Terminating';
     expect(takeWritten(namespaceDefinition, '/registry/namespaces/x', bytes)?.fields).toMatchObject({ 'status.phase': 'Active' });
+  });
+
+  test('an object being deleted is taken as such', () => {
+    const obj = { ...cm({}), metadata: { ...cm({}).metadata, deletionTimestamp: '2026-11-27T00:00:00Z', finalizers: ['x/y'] } };
+    const bytes = bytesOf(obj);
+    rememberWrite(configMapDefinition, '/registry/configmaps/n/a', bytes, obj);
+    expect(takeWritten(configMapDefinition, '/registry/configmaps/n/a', bytes)?.deleting).toBe(true);
   });
 
   test('writes whose values never come back are forgotten within the bound', () => {
