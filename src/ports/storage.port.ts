@@ -37,18 +37,18 @@ export interface RangeResult {
 
 export type WatchEventType = 'put' | 'delete';
 
+/**
+ * One change. It carries no previous value: the watch cache holds every
+ * object's current state itself, and on etcd asking for the previous value
+ * (prev_kv) would send every updated value twice.
+ */
 export interface StorageEvent {
   type: WatchEventType;
   key: string;
   /** New value for put; absent for delete. */
   value?: Buffer;
-  /** Value before this change; absent when the put created the key. */
-  prevValue?: Buffer;
   /** Revision of this change (for delete: the deletion revision). */
   modRevision: number;
-  createRevision: number;
-  /** modRevision of the previous value, when there was one. */
-  prevModRevision?: number;
 }
 
 export interface WatchCallbacks {

@@ -48,10 +48,10 @@ export class WatchRecorder {
     return this.events.slice(0, at() + 1);
   }
 
-  /** Summary used in assertions: type, key (without prefix), value, prevValue. */
+  /** Summary used in assertions: type, key (without prefix), value. */
   summary(prefix: string): string[] {
     return this.events.map(
-      (e) => `${e.type} ${e.key.slice(prefix.length)} ${e.value?.toString() ?? '-'} ${e.prevValue?.toString() ?? '-'}`,
+      (e) => `${e.type} ${e.key.slice(prefix.length)} ${e.value?.toString() ?? '-'}`,
     );
   }
 }

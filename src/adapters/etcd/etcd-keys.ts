@@ -57,20 +57,8 @@ export class KeySpace {
   /** A Watch response's event (protobuf: type 0 is a put, 1 a delete). */
   toEvent(ev: WireEvent): StorageEvent {
     const kv = keyValue(ev.kv ?? {});
-    const prev = ev.prev_kv ? keyValue(ev.prev_kv) : undefined;
-    const isDelete = ev.type === 1;
-    const event: StorageEvent = {
-      type: isDelete ? 'delete' : 'put',
-      key: this.strip(kv.key),
-      modRevision: kv.mod_revision,
-      // etcd reports create_revision 0 on deletes; the port carries the deleted object's.
-      createRevision: isDelete ? prev?.create_revision ?? 0 : kv.create_revision,
-    };
-    if (!isDelete) event.value = kv.value;
-    if (prev) {
-      event.prevValue = prev.value;
-      event.prevModRevision = prev.mod_revision;
-    }
+    const event: StorageEvent = { type: ev.type === 1 ? 'delete' : 'put', key: this.strip(kv.key), modRevision: kv.mod_revision };
+    if (event.type === 'put') event.value = kv.value;
     return event;
   }
 }

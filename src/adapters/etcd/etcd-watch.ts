@@ -93,7 +93,7 @@ export class EtcdWatch implements WatchHandle {
       return this.reconnectLater(gen); // e.g. the client is closed, or no session could start
     }
     const { key, rangeEnd } = this.keys.range(this.prefix);
-    const request = { create_request: { key, range_end: rangeEnd, start_revision: this.lastRevision + 1, prev_kv: true, progress_notify: true } };
+    const request = { create_request: { key, range_end: rangeEnd, start_revision: this.lastRevision + 1, progress_notify: true } };
     this.stream.write(t.request.encode(request).finish());
   }
 

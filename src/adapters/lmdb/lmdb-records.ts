@@ -63,17 +63,8 @@ export function toKeyValue(key: string, record: StateRecord): KeyValue {
 }
 
 export function toStorageEvent(revision: number, record: LogRecord, values: LogValues | undefined): StorageEvent {
-  const event: StorageEvent = {
-    type: record.d ? 'delete' : 'put',
-    key: record.k,
-    modRevision: revision,
-    createRevision: record.c,
-  };
+  const event: StorageEvent = { type: record.d ? 'delete' : 'put', key: record.k, modRevision: revision };
   if (values?.v !== undefined) event.value = asBuffer(values.v);
-  if (record.pm !== undefined) {
-    event.prevModRevision = record.pm;
-    if (values?.pv !== undefined) event.prevValue = asBuffer(values.pv);
-  }
   return event;
 }
 

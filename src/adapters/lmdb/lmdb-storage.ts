@@ -126,7 +126,7 @@ export class LmdbStorage implements StoragePort {
       this.tables.state.put(key, { v: value, c: rev, m: rev, ...this.indexExpiry(key, undefined, x) });
       this.tables.log.put(rev, { k: key, c: rev });
       this.tables.logValues.put(rev, { v: value });
-      return { ok: true, event: { type: 'put', key, value, modRevision: rev, createRevision: rev } };
+      return { ok: true, event: { type: 'put', key, value, modRevision: rev } };
     });
   }
 
@@ -139,7 +139,7 @@ export class LmdbStorage implements StoragePort {
       this.tables.state.put(key, { v: value, c: cur.c, m: rev, ...this.indexExpiry(key, cur.x, x) });
       this.tables.log.put(rev, { k: key, c: cur.c, pm: cur.m });
       this.tables.logValues.put(rev, { v: value, pv: cur.v });
-      const event: StorageEvent = { type: 'put', key, value, modRevision: rev, createRevision: cur.c, prevValue: cur.v, prevModRevision: cur.m };
+      const event: StorageEvent = { type: 'put', key, value, modRevision: rev };
       return { ok: true, event };
     });
   }
@@ -227,7 +227,7 @@ export class LmdbStorage implements StoragePort {
     if (cur.x !== undefined) this.expiry.remove([cur.x, key]);
     this.tables.log.put(rev, { k: key, d: 1, c: cur.c, pm: cur.m });
     this.tables.logValues.put(rev, { pv: cur.v });
-    return { type: 'delete', key, modRevision: rev, createRevision: cur.c, prevValue: cur.v, prevModRevision: cur.m };
+    return { type: 'delete', key, modRevision: rev };
   }
 
   private expiresAt(options: PutOptions | undefined): number | undefined {

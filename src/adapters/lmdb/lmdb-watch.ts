@@ -177,5 +177,5 @@ export class WatchHub {
 }
 
 function sizeOf(e: StorageEvent): number {
-  return (e.value?.length ?? 0) + (e.prevValue?.length ?? 0);
+  return e.value?.length ?? 0;
 }
