@@ -128,8 +128,9 @@ export async function guaranteedUpdate(
       // Another remover of the last finalizer won the race: the object is gone either way (upstream answers 200).
       if (finalizing && e instanceof KeyNotFoundError) return ObjectResult.of(obj);
       if (e instanceof RevisionMismatchError || e instanceof KeyNotFoundError) {
-        // A pinned resourceVersion that matched a stale guess is checked again against the value that won.
-        if (pinned && !guessed) throw errors.staleResourceVersion(store.ref, name);
+        // Changed under a pinned resourceVersion: a conflict, unless the attempt started from a guess (its check is
+        // made again on the value that won). Deleted meanwhile: the next attempt answers not found, as upstream does.
+        if (pinned && !guessed && e instanceof RevisionMismatchError) throw errors.staleResourceVersion(store.ref, name);
         if (e instanceof RevisionMismatchError && e.current) known = { value: e.current };
         else if (e instanceof KeyNotFoundError) known = { value: undefined };
         continue;

@@ -17,6 +17,7 @@ import { backends, call, startCacheServer, until, type Backend, type CacheServer
 function pausable(inner: StoragePort) {
   let paused = false;
   const held: Array<() => void> = [];
+  let deleteBeforeUpdate: string | undefined;
   const reads = new Map<string, number>();
   const storage = new Proxy(inner, {
     get(target, prop, receiver) {
@@ -24,6 +25,16 @@ function pausable(inner: StoragePort) {
         return (key: string) => {
           reads.set(key, (reads.get(key) ?? 0) + 1);
           return target.get(key);
+        };
+      }
+      if (prop === 'update') {
+        // Another writer deletes the key between the update's read and its write.
+        return async (key: string, ...rest: [Buffer, number]) => {
+          if (key === deleteBeforeUpdate) {
+            deleteBeforeUpdate = undefined;
+            await target.delete(key, rest[1]);
+          }
+          return target.update(key, ...rest);
         };
       }
       if (prop === 'watch') {
@@ -42,6 +53,7 @@ function pausable(inner: StoragePort) {
     storage,
     reads: (key: string) => reads.get(key) ?? 0,
     pause: () => (paused = true),
+    deleteBeforeUpdate: (key: string) => (deleteBeforeUpdate = key),
     resume: () => {
       paused = false;
       for (const deliver of held.splice(0)) deliver();
@@ -115,6 +127,18 @@ describe.each(backends)('an update starts from the watch cache on %s', (backend:
     expect(res.status).toBe(409);
     expect(res.json.reason).toBe('Conflict');
     expect((await opened.storage.get(key('stale')))!.value.toString()).toContain('"v":"2"');
+  });
+
+  test('deleted between the read and the write of a pinned update: not found, as upstream answers', async () => {
+    p.pause(); // the cache does not hold it: the update reads storage
+    const res = await call(s.url, 'POST', `/api/v1/namespaces/${ns}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'vanishing' }, data: { v: '1' } });
+    expect(res.status).toBe(201);
+    expect(s.cache.kind(configMapDefinition).get(key('vanishing'))).toBeUndefined();
+    p.deleteBeforeUpdate(key('vanishing'));
+    const rv = res.json.metadata.resourceVersion;
+    const put = await call(s.url, 'PUT', path('vanishing'), { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'vanishing', resourceVersion: rv }, data: { v: '2' } });
+    expect(put.status).toBe(404);
+    expect(put.json.reason).toBe('NotFound');
   });
 
   test('a merge patch over a stale cache keeps the other writer\'s change', async () => {
