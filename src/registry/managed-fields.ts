@@ -14,6 +14,7 @@ import {
   Managed,
   managerIdentifier,
   stripUntracked,
+  trackedView,
   updateOwnership,
   UpdaterContext,
 } from '../machinery/managed-fields';
@@ -27,7 +28,13 @@ export function recordManagedFields(def: ResourceDefinition, obj: KObject, old: 
   if (opts.appliedManagedFields) return;
   const managed = baseManaged(obj.metadata.managedFields, old?.metadata.managedFields, !!subresource);
   const version = opts.apiVersion ?? apiVersionOf(def);
-  const changed = stripUntracked(updateOwnership(withoutManagedFields(old ?? { metadata: {} }), withoutManagedFields(obj), managed.sets, updaterContext(def, subresource)));
+  const live = old ?? { metadata: {} };
+  const ctx = updaterContext(def, subresource);
+  // With no entries there is nobody to take fields from: only what the writer may own needs comparing.
+  const changed =
+    managed.sets.size === 0
+      ? stripUntracked(updateOwnership(trackedView(live), trackedView(obj), managed.sets, ctx))
+      : stripUntracked(updateOwnership(withoutManagedFields(live), withoutManagedFields(obj), managed.sets, ctx));
   if (!changed.empty()) {
     const id = managerIdentifier({ manager: opts.fieldManager || 'unknown', operation: 'Update', apiVersion: version, subresource });
     const prev = managed.sets.get(id);

@@ -5,7 +5,7 @@
  * are sorted by operation, time, manager, apiVersion, subresource, and at most
  * ten Update entries are kept, older ones merged into `ancient-changes`.
  */
-import type { ManagedFieldsEntry } from '../object';
+import { isPlainObject, type ManagedFieldsEntry } from '../object';
 import { FieldSet } from './field-set';
 import { fieldsV1ToSet, setToFieldsV1 } from './fields-v1';
 import { goJsonString } from './go-values';
@@ -141,17 +141,33 @@ export function capUpdateManagers(managed: Managed, max = maxUpdateManagers): vo
   }
 }
 
+const untrackedMetadata = ['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion'];
+
 /** Fields nobody owns: type meta, metadata itself and its server-managed fields. */
 export const untrackedFields = FieldSet.of(
   [field('apiVersion')],
   [field('kind')],
   [field('metadata')],
-  ...['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion'].map((f) => [
-    field('metadata'),
-    field(f),
-  ]),
+  ...untrackedMetadata.map((f) => [field('metadata'), field(f)]),
 );
 
 export function stripUntracked(set: FieldSet): FieldSet {
   return set.difference(untrackedFields);
+}
+
+/**
+ * The object without the fields nobody owns (metadata stays, with what it tracks). When no manager holds an entry
+ * yet (a create), comparing these views finds what comparing the whole objects and then stripping would, without
+ * walking and then dropping type meta, name, uid, resourceVersion and the timestamps of every write.
+ */
+export function trackedView(obj: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k in obj) if (k !== 'apiVersion' && k !== 'kind') out[k] = obj[k];
+  const meta = obj.metadata;
+  if (isPlainObject(meta)) {
+    const tracked: Record<string, unknown> = {};
+    for (const k in meta) if (!untrackedMetadata.includes(k)) tracked[k] = meta[k];
+    out.metadata = tracked;
+  }
+  return out;
 }

@@ -15,6 +15,7 @@ export {
   isResetManagedFields,
   managerIdentifier,
   stripUntracked,
+  trackedView,
   type Managed,
 } from './entries';
 export { conflictCauses, conflictMessage, describeManager } from './conflicts';
