@@ -48,6 +48,7 @@ import { defaultSecurity, type SecurityOptions, type TlsMaterial } from './secur
 import type { Log } from './log';
 import { bindableUid, rbacSources, uidLookup } from './cache-views';
 import { cacheChanges, cachedNamespaces, scanCache } from './controller-views';
+import { HeapTrimmer, type HeapTrimOptions } from '../adapters/runtime/heap-trim';
 
 export interface AssembleOptions {
   storage: StoragePort;
@@ -65,6 +66,8 @@ export interface AssembleOptions {
   eventTtlSeconds?: number;
   /** Admission plugins in running order (default: NamespaceAutoProvision, NamespaceLifecycle). */
   admissionPlugins?: readonly AdmissionPluginName[];
+  /** When a burst of request bodies is followed by a full collection (tests set a fake collection). */
+  heapTrim?: HeapTrimOptions;
   /** Deadline of every storage call (--request-timeout, default 10 s). */
   requestTimeoutMs?: number;
   /** Bounds of the storage check in /livez, and in /readyz and /healthz (default 2 s each). */
@@ -196,6 +199,8 @@ export function assemble(opts: AssembleOptions): Assembled {
   const storageReady = { name: 'etcd', check: () => storage.ping(readyzTimeout).then((ok) => ok || unreachable(opts.storage)), timeoutMs: readyzTimeout + 100 };
   let server: Server | undefined;
   let secureServer: TlsServer | undefined;
+  // A full collection in the first quiet second after many body bytes: the memory of a burst of large writes goes back soon.
+  const heapTrim = new HeapTrimmer(opts.heapTrim);
   const app = createApp({
     registry,
     health: {
@@ -247,6 +252,7 @@ export function assemble(opts: AssembleOptions): Assembled {
       const a = (secureServer?.listening ? secureServer : server)?.address() as AddressInfo | null | undefined;
       return a ? `${a.address}:${a.port}` : '127.0.0.1:8080';
     },
+    onBody: (bytes) => heapTrim.noteBody(bytes),
   });
   const prototypes = withAppPrototypes(app);
   server = createServer(prototypes, app);

@@ -9,7 +9,8 @@ import { errors } from '../../machinery/status';
 
 export const maxBodyBytes = 3 * 1024 * 1024;
 
-export function readBody(limit = maxBodyBytes): RequestHandler {
+/** `onBody` hears the size of every body read whole (the heap trimmer counts them). */
+export function readBody(limit = maxBodyBytes, onBody?: (bytes: number) => void): RequestHandler {
   const inflating = express.raw({ type: () => true, limit });
   const tooLarge = () => errors.requestEntityTooLarge(`limit is ${limit}`);
   return (req: Request, res: Response, next: NextFunction) => {
@@ -41,6 +42,7 @@ export function readBody(limit = maxBodyBytes): RequestHandler {
     req.on('end', () => {
       if (failed) return;
       req.body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+      onBody?.(size);
       next();
     });
     // A client that goes away mid-body ends in 'error' too ("aborted", after the deprecated 'aborted' event).

@@ -27,6 +27,8 @@ export interface AppDeps {
   /** Middleware that sees every request first (metrics, request logs). */
   middleware?: RequestHandler[];
   address: () => string;
+  /** Hears the size of each request body read (see readBody). */
+  onBody?: (bytes: number) => void;
 }
 
 /** Runs handlers one after the other, as Express would for consecutive layers; an error goes to Express's error handler. */
@@ -115,7 +117,7 @@ export function createApp(deps: AppDeps): express.Express {
     chain([
       requestInfoFilter(),
       ...(deps.middleware ?? []),
-      readBody(maxBodyBytes),
+      readBody(maxBodyBytes, deps.onBody),
       resourceRouter(deps.registry.served, { registry: deps.registry, watch: deps.watch }),
     ]),
   );

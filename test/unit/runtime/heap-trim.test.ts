@@ -1,0 +1,53 @@
+/** The heap trimmer: one full collection in the first quiet period after many body bytes, none while bodies keep coming. */
+import { fullCollection, HeapTrimmer } from '../../../src/adapters/runtime/heap-trim';
+
+function trimmer() {
+  const timers: Array<() => void> = [];
+  let collections = 0;
+  const t = new HeapTrimmer({ afterBytes: 100, quietMs: 1000, quietBytes: 10, collect: () => collections++, schedule: (fn) => timers.push(fn) });
+  const fire = () => timers.shift()!();
+  return { t, timers, fire, collections: () => collections };
+}
+
+describe('HeapTrimmer', () => {
+  test('below the threshold nothing is scheduled', () => {
+    const { t, timers } = trimmer();
+    t.noteBody(60);
+    t.noteBody(39);
+    expect(timers).toHaveLength(0);
+  });
+
+  test('past the threshold, a quiet period collects once and starts counting again', () => {
+    const { t, timers, fire, collections } = trimmer();
+    t.noteBody(60);
+    t.noteBody(60);
+    t.noteBody(5); // next to nothing during the quiet period; armed already: still one timer
+    expect(timers).toHaveLength(1);
+    fire();
+    expect(collections()).toBe(1);
+    expect(t.trims).toBe(1);
+    expect(timers).toHaveLength(0);
+    t.noteBody(50);
+    expect(timers).toHaveLength(0);
+  });
+
+  test('while bodies keep coming it waits for a quiet period', () => {
+    const { t, timers, fire, collections } = trimmer();
+    t.noteBody(150);
+    t.noteBody(50); // busy during the first period
+    fire();
+    expect(collections()).toBe(0);
+    expect(timers).toHaveLength(1);
+    fire(); // nothing came during the second
+    expect(collections()).toBe(1);
+  });
+});
+
+describe('fullCollection', () => {
+  test('is a working collection without --expose-gc, and exposes nothing globally', () => {
+    const gc = fullCollection();
+    expect(typeof gc).toBe('function');
+    expect(() => gc()).not.toThrow();
+    expect((globalThis as { gc?: unknown }).gc).toBeUndefined();
+  });
+});
