@@ -44,6 +44,37 @@ describe('lmdb adapter', () => {
     }
   });
 
+  it('stores a value once per write, and the previous value again only where the log lost it (older data)', async () => {
+    const dir = tempDir();
+    let storage = openLmdbStorage(dir);
+    // The tables as lmdb holds them: what a write put in the log is part of the format this test pins.
+    type Tables = { logValues: { get(rev: number): { v?: Buffer; pv?: Buffer } | undefined; remove(rev: number): Promise<boolean> } };
+    const tablesOf = (st: LmdbStorage) => (st as unknown as { tables: Tables }).tables;
+    let logValues = tablesOf(storage).logValues;
+    try {
+      const r1 = await storage.create('/pv/a', Buffer.from('v1'));
+      const r2 = await storage.update('/pv/a', Buffer.from('v2'), r1);
+      expect(logValues.get(r2)?.pv).toBeUndefined();
+      const mark = await storage.create('/pv/b', Buffer.from('b'));
+      await storage.compact(mark);
+      // As a data dir written by an older version, whose compaction dropped every value below its mark; opened again.
+      await logValues.remove(r2);
+      await storage.close();
+      storage = openLmdbStorage(dir);
+      logValues = tablesOf(storage).logValues;
+      const r3 = await storage.update('/pv/a', Buffer.from('v3'), r2);
+      expect(logValues.get(r3)?.pv?.toString()).toBe('v2');
+      const at = async (revision: number) => (await storage.range('/pv/a', { revision })).items.map((i) => `${i.value}@${i.modRevision}`);
+      expect(await at(mark)).toEqual([`v2@${r2}`]);
+      const r4 = await storage.update('/pv/a', Buffer.from('v4'), r3);
+      expect(logValues.get(r4)?.pv).toBeUndefined();
+      expect(await at(r3)).toEqual([`v3@${r3}`]);
+    } finally {
+      await storage.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('keeps the expiry index across a restart, on its own clock', async () => {
     const dir = tempDir();
     let clock = 1_000_000;

@@ -167,6 +167,25 @@ export function describeStorageContract(name: string, makeStorage: () => Promise
       expect(await s.compactedRevision()).toBe(r3);
     });
 
+    it('reads at the compaction mark see values written before it and replaced or deleted after it', async () => {
+      const ra = await s.create(`${p}a`, buf('a1'));
+      const rc = await s.create(`${p}c`, buf('c1'));
+      const rb = await s.create(`${p}b`, buf('b1'));
+      const rb2 = await s.update(`${p}b`, buf('b2'), rb);
+      await s.compact(rb2);
+      const ra2 = await s.update(`${p}a`, buf('a2'), ra);
+      await s.delete(`${p}c`, rc);
+      const at = (r: { items: { key: string; value: Buffer; modRevision: number }[] }) => r.items.map((i) => `${i.key.slice(p.length)}=${i.value}@${i.modRevision}`);
+      expect(at(await s.range(p, { revision: rb2 }))).toEqual([`a=a1@${ra}`, `b=b2@${rb2}`, `c=c1@${rc}`]);
+      expect(at(await s.range(p, { revision: ra2 }))).toEqual([`a=a2@${ra2}`, `b=b2@${rb2}`, `c=c1@${rc}`]);
+      expect(at(await s.range(p))).toEqual([`a=a2@${ra2}`, `b=b2@${rb2}`]);
+      // Past the later writes: the replaced and deleted values are gone, what is current still reads.
+      const now = await s.currentRevision();
+      await s.compact(now);
+      await expect(s.range(p, { revision: rb2 })).rejects.toBeInstanceOf(CompactedError);
+      expect(at(await s.range(p, { revision: now }))).toEqual([`a=a2@${ra2}`, `b=b2@${rb2}`]);
+    });
+
     it('watches create, update and delete in order with previous values', async () => {
       const from = await s.currentRevision();
       const w = new WatchRecorder();

@@ -122,10 +122,14 @@ function collectUndo(
   return undo;
 }
 
-/** The old version's value is the "previous value" stored with the first later write. */
+/**
+ * The old version's value: the log's value of the write that made it, kept until a later write below the compaction
+ * mark replaced it; or, in data written before that, the "previous value" stored with the first later write.
+ */
 function oldKeyValue(tables: LmdbTables, key: string, old: OldVersion, transaction: Transaction): KeyValue {
-  const values = tables.logValues.get(old.firstRevision, { transaction });
-  return toKeyValue(key, { v: values?.pv ?? Buffer.alloc(0), c: old.createRevision, m: old.modRevision });
+  const previous = tables.logValues.get(old.firstRevision, { transaction })?.pv ?? tables.logValues.get(old.modRevision, { transaction })?.v;
+  if (previous === undefined) throw new Error(`lmdb store: no value of ${key} at revision ${old.modRevision} in the log`);
+  return toKeyValue(key, { v: previous, c: old.createRevision, m: old.modRevision });
 }
 
 /**

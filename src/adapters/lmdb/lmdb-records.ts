@@ -4,7 +4,8 @@
  * Five named databases live in one lmdb environment:
  *   state:     key -> StateRecord (the latest value of every live key)
  *   log:       revision -> LogRecord (one small entry per write, until compacted)
- *   logValues: revision -> LogValues (that write's new and previous value)
+ *   logValues: revision -> LogValues (that write's value, kept until a write below the compaction mark replaces
+ *              it; the previous value too where the log no longer had it, as in data written by older versions)
  *   meta:      'rev' | 'compacted' -> number
  *   expiry:    [expiresAt ms, key] -> 1, for keys written with a TTL (the expiry index)
  * Values sit apart from the log so that scans by key (reads at old
@@ -38,7 +39,7 @@ export interface LogRecord {
 export interface LogValues {
   /** new value (puts only) */
   v?: Buffer;
-  /** previous value, when the key existed before this write */
+  /** previous value, when the key existed before this write and the log no longer held it */
   pv?: Buffer;
 }
 

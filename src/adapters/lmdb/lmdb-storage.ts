@@ -73,6 +73,12 @@ export class LmdbStorage implements StoragePort {
   private compacting: Promise<void> = Promise.resolve();
   private autoCompacting = false;
   private closed = false;
+  /**
+   * The compaction mark when this process opened the store: the log holds the value of every key written at or after
+   * it (this version's compaction keeps a value until a write below the mark replaces it), where an older version's
+   * compaction had dropped all values below its mark.
+   */
+  private readonly valuesFrom: number;
 
   constructor(private readonly options: LmdbStorageOptions) {
     prepareDataDir(options.path);
@@ -86,6 +92,7 @@ export class LmdbStorage implements StoragePort {
       meta: this.env.openDB<number, string>({ name: 'meta' }),
     };
     const tables = this.tables;
+    this.valuesFrom = readRevisions(tables).compacted;
     this.hub = new WatchHub(readRevisions(tables).current, {
       read: (start, end, after, upTo, maxScan) => this.withReadTxn((txn) => readLog(tables, start, end, after, upTo, maxScan, txn)),
       compactedRevision: () => readRevisions(tables).compacted,
@@ -138,7 +145,7 @@ export class LmdbStorage implements StoragePort {
       const rev = this.nextRevision();
       this.tables.state.put(key, { v: value, c: cur.c, m: rev, ...this.indexExpiry(key, cur.x, x) });
       this.tables.log.put(rev, { k: key, c: cur.c, pm: cur.m });
-      this.tables.logValues.put(rev, { v: value, pv: cur.v });
+      this.tables.logValues.put(rev, this.keepsPrevious(cur) ? { v: value } : { v: value, pv: cur.v });
       const event: StorageEvent = { type: 'put', key, value, modRevision: rev };
       return { ok: true, event };
     });
@@ -188,10 +195,13 @@ export class LmdbStorage implements StoragePort {
     await this.env.transaction(() => this.tables.meta.put(META_COMPACTED, revision));
     for (;;) {
       const removed = await this.env.transaction(() => {
-        const old = [...this.tables.log.getKeys({ end: revision, limit: COMPACT_CHUNK })];
-        for (const rev of old) {
+        const old = [...this.tables.log.getRange({ end: revision, limit: COMPACT_CHUNK })];
+        for (const { key: rev, value: entry } of old) {
           this.tables.log.remove(rev);
-          this.tables.logValues.remove(rev);
+          // The value this entry replaced is not readable at or after the mark; its own value is while it is the
+          // key's latest below the mark (a read there finds it through the next write's pm).
+          if (entry.pm !== undefined) this.tables.logValues.remove(entry.pm);
+          if (entry.d) this.tables.logValues.remove(rev);
         }
         return old.length;
       });
@@ -226,7 +236,7 @@ export class LmdbStorage implements StoragePort {
     this.tables.state.remove(key);
     if (cur.x !== undefined) this.expiry.remove([cur.x, key]);
     this.tables.log.put(rev, { k: key, d: 1, c: cur.c, pm: cur.m });
-    this.tables.logValues.put(rev, { pv: cur.v });
+    if (!this.keepsPrevious(cur)) this.tables.logValues.put(rev, { pv: cur.v });
     return { type: 'delete', key, modRevision: rev };
   }
 
@@ -276,6 +286,15 @@ export class LmdbStorage implements StoragePort {
     if (!event) return;
     this.hub.committed(event);
     this.maybeAutoCompact(event.modRevision);
+  }
+
+  /**
+   * Whether the log still holds the value `cur` was written with, so that a write replacing it need not store it
+   * again as the previous value (reads at older revisions find it there). Decided from revisions alone: looking the
+   * value up would map its pages into this process, and values stay in the log until replaced.
+   */
+  private keepsPrevious(cur: StateRecord): boolean {
+    return cur.m >= this.valuesFrom;
   }
 
   private checkCurrent(key: string, expected: number): StateRecord | { ok: false; error: StorageError } {
