@@ -6,6 +6,7 @@
 import type { KeyValue } from '../ports/storage.port';
 import type { KObject } from '../machinery/object';
 import type { ResourceDefinition } from '../machinery/resource-definition';
+import { jsonBytes } from './json-bytes';
 
 type Stored = Pick<ResourceDefinition, 'storedAs'>;
 
@@ -16,20 +17,7 @@ export function encodeForStorage(def: Stored, obj: KObject): Buffer {
     const { resourceVersion: _rv, selfLink: _sl, ...meta } = obj.metadata;
     plain = { ...obj, metadata: meta };
   }
-  return utf8Bytes(JSON.stringify(def.storedAs ? def.storedAs.toStorage(plain) : plain));
-}
-
-/**
- * The UTF-8 bytes of a JSON text. A large ASCII text (the usual case) is copied as Latin-1, byte for character,
- * which is about twice as fast as encoding it; its UTF-8 length equals its length only when it is all ASCII.
- */
-function utf8Bytes(text: string): Buffer {
-  if (text.length < 16 * 1024) return Buffer.from(text);
-  const size = Buffer.byteLength(text);
-  if (size !== text.length) return Buffer.from(text);
-  const out = Buffer.allocUnsafe(size);
-  out.write(text, 0, size, 'latin1');
-  return out;
+  return jsonBytes(def.storedAs ? def.storedAs.toStorage(plain) : plain)!;
 }
 
 /** A stored value that does not decode; worded as upstream's corrupt-object StorageError. */
