@@ -1,6 +1,6 @@
 /** The installed kubectl against a test server, with its own kubeconfig and discovery cache. */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -12,14 +12,25 @@ export interface KubectlResult {
 
 export type Kubectl = (args: string[], opts?: { input?: string; env?: Record<string, string> }) => Promise<KubectlResult>;
 
+/** Each kubectl's kubeconfig and discovery cache, removed after the test file that made it (jest loads this module once per file). */
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+function kubectlDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-kubectl-'));
+  dirs.push(dir);
+  return dir;
+}
+
 /** kubectl with a given kubeconfig file (e.g. the server's admin.kubeconfig), and its own discovery cache. */
 export function kubectlWithConfig(kubeconfig: string): Kubectl {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-kubectl-'));
+  const dir = kubectlDir();
   return run(kubeconfig, dir);
 }
 
 export function kubectlFor(serverUrl: string): Kubectl {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-kubectl-'));
+  const dir = kubectlDir();
   const kubeconfig = join(dir, 'config');
   writeFileSync(
     kubeconfig,
