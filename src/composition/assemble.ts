@@ -252,7 +252,7 @@ export function assemble(opts: AssembleOptions): Assembled {
       const a = (secureServer?.listening ? secureServer : server)?.address() as AddressInfo | null | undefined;
       return a ? `${a.address}:${a.port}` : '127.0.0.1:8080';
     },
-    onBody: (bytes) => heapTrim.noteBody(bytes),
+    onRequest: (bodyBytes) => heapTrim.noteRequest(bodyBytes),
   });
   const prototypes = withAppPrototypes(app);
   server = createServer(prototypes, app);

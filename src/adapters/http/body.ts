@@ -9,17 +9,24 @@ import { errors } from '../../machinery/status';
 
 export const maxBodyBytes = 3 * 1024 * 1024;
 
-/** `onBody` hears the size of every body read whole (the heap trimmer counts them). */
-export function readBody(limit = maxBodyBytes, onBody?: (bytes: number) => void): RequestHandler {
+/** `onRequest` hears of every request, with the size of its body when one is read whole (the heap trimmer counts them). */
+export function readBody(limit = maxBodyBytes, onRequest?: (bodyBytes: number) => void): RequestHandler {
   const inflating = express.raw({ type: () => true, limit });
   const tooLarge = () => errors.requestEntityTooLarge(`limit is ${limit}`);
   return (req: Request, res: Response, next: NextFunction) => {
     const encoding = req.headers['content-encoding'];
-    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') return inflating(req, res, next);
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+      onRequest?.(0);
+      return inflating(req, res, next);
+    }
     const length = req.headers['content-length'];
     // No body at all, as for nearly every GET: req.body stays undefined, as with body-parser.
-    if (req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) return next();
+    if (req.headers['transfer-encoding'] === undefined && (length === undefined || length === '0')) {
+      onRequest?.(0);
+      return next();
+    }
     if (length !== undefined && Number(length) > limit) {
+      onRequest?.(0);
       req.resume();
       return next(tooLarge());
     }
@@ -42,7 +49,7 @@ export function readBody(limit = maxBodyBytes, onBody?: (bytes: number) => void)
     req.on('end', () => {
       if (failed) return;
       req.body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
-      onBody?.(size);
+      onRequest?.(size);
       next();
     });
     // A client that goes away mid-body ends in 'error' too ("aborted", after the deprecated 'aborted' event).

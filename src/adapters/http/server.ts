@@ -27,8 +27,8 @@ export interface AppDeps {
   /** Middleware that sees every request first (metrics, request logs). */
   middleware?: RequestHandler[];
   address: () => string;
-  /** Hears the size of each request body read (see readBody). */
-  onBody?: (bytes: number) => void;
+  /** Hears of each request and the size of its body (see readBody). */
+  onRequest?: (bodyBytes: number) => void;
 }
 
 /** Runs handlers one after the other, as Express would for consecutive layers; an error goes to Express's error handler. */
@@ -117,7 +117,7 @@ export function createApp(deps: AppDeps): express.Express {
     chain([
       requestInfoFilter(),
       ...(deps.middleware ?? []),
-      readBody(maxBodyBytes, deps.onBody),
+      readBody(maxBodyBytes, deps.onRequest),
       resourceRouter(deps.registry.served, { registry: deps.registry, watch: deps.watch }),
     ]),
   );

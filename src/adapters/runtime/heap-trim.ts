@@ -3,8 +3,10 @@
  * copies (the body, its text, the parsed object, the stored encoding) as garbage that V8 collects late once the
  * burst ends: its memory reducer starts only when a timer of 8 s finds the process idle, so after 300 replaces of a
  * 900 KB ConfigMap the process held 90-170 MiB more than it needed for 10-15 s. Here, once many body bytes have come
- * in since the last trim, the first quiet second (next to no body bytes arriving) runs one full collection; freed
- * large buffers go back to the system with it (the image maps them on their own: MALLOC_MMAP_THRESHOLD_).
+ * in since the last trim, the first quiet second (next to no requests and body bytes arriving) runs one full
+ * collection; freed large buffers go back to the system with it (the image maps them on their own:
+ * MALLOC_MMAP_THRESHOLD_). The collection stops the event loop for its length (tens of milliseconds with a cache of
+ * 100,000 objects), which is why it waits for a quiet second rather than for the bytes alone.
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -16,6 +18,8 @@ export interface HeapTrimOptions {
   quietMs?: number;
   /** Body bytes a quiet period may still see (default 1 MiB). */
   quietBytes?: number;
+  /** Requests a quiet period may still see (default 20). */
+  quietRequests?: number;
   /** A full collection (default: V8's, see fullCollection). */
   collect?: () => void;
   /** Runs fn after ms without keeping the process alive (default: an unref'd setTimeout). */
@@ -25,6 +29,7 @@ export interface HeapTrimOptions {
 export class HeapTrimmer {
   private pending = 0;
   private sinceArmed = 0;
+  private requestsSinceArmed = 0;
   private armed = false;
   private collectFn: (() => void) | undefined;
   /** Full collections run so far. */
@@ -32,8 +37,10 @@ export class HeapTrimmer {
 
   constructor(private readonly opts: HeapTrimOptions = {}) {}
 
-  /** A request body of `bytes` has been read. */
-  noteBody(bytes: number): void {
+  /** A request has come in, with a body of `bytes` (0 without one). */
+  noteRequest(bytes: number): void {
+    this.requestsSinceArmed++;
+    if (bytes === 0) return;
     this.pending += bytes;
     this.sinceArmed += bytes;
     if (!this.armed && this.pending >= (this.opts.afterBytes ?? 64 * 1024 * 1024)) this.arm();
@@ -42,6 +49,7 @@ export class HeapTrimmer {
   private arm(): void {
     this.armed = true;
     this.sinceArmed = 0;
+    this.requestsSinceArmed = 0;
     const schedule = this.opts.schedule ?? ((fn, ms) => setTimeout(fn, ms).unref());
     schedule(() => this.check(), this.opts.quietMs ?? 1000);
   }
@@ -49,7 +57,7 @@ export class HeapTrimmer {
   private check(): void {
     this.armed = false;
     // Still busy: wait for a quiet period; the collection would only find the garbage of requests under way.
-    if (this.sinceArmed > (this.opts.quietBytes ?? 1024 * 1024)) return this.arm();
+    if (this.sinceArmed > (this.opts.quietBytes ?? 1024 * 1024) || this.requestsSinceArmed > (this.opts.quietRequests ?? 20)) return this.arm();
     this.pending = 0;
     this.trims++;
     this.collectFn ??= this.opts.collect ?? fullCollection();

@@ -4,7 +4,7 @@ import { fullCollection, HeapTrimmer } from '../../../src/adapters/runtime/heap-
 function trimmer() {
   const timers: Array<() => void> = [];
   let collections = 0;
-  const t = new HeapTrimmer({ afterBytes: 100, quietMs: 1000, quietBytes: 10, collect: () => collections++, schedule: (fn) => timers.push(fn) });
+  const t = new HeapTrimmer({ afterBytes: 100, quietMs: 1000, quietBytes: 10, quietRequests: 3, collect: () => collections++, schedule: (fn) => timers.push(fn) });
   const fire = () => timers.shift()!();
   return { t, timers, fire, collections: () => collections };
 }
@@ -12,35 +12,47 @@ function trimmer() {
 describe('HeapTrimmer', () => {
   test('below the threshold nothing is scheduled', () => {
     const { t, timers } = trimmer();
-    t.noteBody(60);
-    t.noteBody(39);
+    t.noteRequest(60);
+    t.noteRequest(39);
     expect(timers).toHaveLength(0);
   });
 
   test('past the threshold, a quiet period collects once and starts counting again', () => {
     const { t, timers, fire, collections } = trimmer();
-    t.noteBody(60);
-    t.noteBody(60);
-    t.noteBody(5); // next to nothing during the quiet period; armed already: still one timer
+    t.noteRequest(60);
+    t.noteRequest(60);
+    t.noteRequest(5); // next to nothing during the quiet period; armed already: still one timer
     expect(timers).toHaveLength(1);
     fire();
     expect(collections()).toBe(1);
     expect(t.trims).toBe(1);
     expect(timers).toHaveLength(0);
-    t.noteBody(50);
+    t.noteRequest(50);
     expect(timers).toHaveLength(0);
   });
 
   test('while bodies keep coming it waits for a quiet period', () => {
     const { t, timers, fire, collections } = trimmer();
-    t.noteBody(150);
-    t.noteBody(50); // busy during the first period
+    t.noteRequest(150);
+    t.noteRequest(50); // busy during the first period
     fire();
     expect(collections()).toBe(0);
     expect(timers).toHaveLength(1);
     fire(); // nothing came during the second
     expect(collections()).toBe(1);
   });
+});
+
+test('many requests without bodies are not a quiet period either', () => {
+  const { t, timers, fire, collections } = trimmer();
+  t.noteRequest(150);
+  for (let i = 0; i < 4; i++) t.noteRequest(0); // GETs, watches: busy, though no bytes came in
+  fire();
+  expect(collections()).toBe(0);
+  expect(timers).toHaveLength(1);
+  t.noteRequest(0);
+  fire();
+  expect(collections()).toBe(1);
 });
 
 describe('fullCollection', () => {
