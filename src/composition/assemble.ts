@@ -200,7 +200,7 @@ export function assemble(opts: AssembleOptions): Assembled {
   let server: Server | undefined;
   let secureServer: TlsServer | undefined;
   // A full collection in the first quiet second after many body bytes: the memory of a burst of large writes goes back soon.
-  const heapTrim = new HeapTrimmer(opts.heapTrim);
+  const heapTrim = new HeapTrimmer({ onTrim: (seconds) => metrics.heapTrim(seconds), ...opts.heapTrim });
   const app = createApp({
     registry,
     health: {

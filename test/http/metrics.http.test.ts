@@ -1,5 +1,6 @@
 /** /metrics: request counters by verb/resource/code, latency histogram, in-flight and long-running gauges. */
 import { startTestServer, TestServer } from '../support/test-server';
+import { until } from '../support/until';
 
 describe('request metrics', () => {
   let s: TestServer;
@@ -28,5 +29,29 @@ describe('request metrics', () => {
     expect(line(/^apiserver_longrunning_requests\{.*verb="WATCH".*resource="configmaps".*\} 1$/)).toBeDefined();
     // The /metrics request itself is in flight while it renders.
     expect(line(/^apiserver_current_inflight_requests\{request_kind="readOnly"\} 1$/)).toBeDefined();
+  });
+});
+
+describe('heap trim', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    // A small threshold: two bodies of 600 KB make a burst.
+    s = await startTestServer('lmdb', {}, { heapTrim: { afterBytes: 1024 * 1024, quietMs: 200 } });
+  });
+  afterAll(() => s.close());
+
+  it('runs one full collection in the quiet moment after a burst of large bodies, and counts it', async () => {
+    const trims = async () => {
+      const text = await (await fetch(`${s.url}/metrics`)).text();
+      return Number(/^svc_heap_trims_total (\d+)$/m.exec(text)?.[1]);
+    };
+    expect(await trims()).toBe(0);
+    for (const name of ['big-a', 'big-b']) {
+      const r = await fetch(`${s.url}/api/v1/namespaces/m/configmaps`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ metadata: { name }, data: { v: 'x'.repeat(600_000) } }) });
+      expect(r.status).toBe(201);
+    }
+    await until('the collection after the burst', async () => (await trims()) === 1, { intervalMs: 100 });
+    const text = await (await fetch(`${s.url}/metrics`)).text();
+    expect(Number(/^svc_heap_trim_seconds_total (\S+)$/m.exec(text)?.[1])).toBeGreaterThan(0);
   });
 });

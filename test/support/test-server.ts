@@ -42,7 +42,7 @@ export interface TestServer {
 }
 
 /** Production options a test may set (event TTL, admission plugins), and data to store before the server starts. */
-export type TestServerOptions = Partial<Pick<AssembleOptions, 'eventTtlSeconds' | 'admissionPlugins' | 'controllers'>> & {
+export type TestServerOptions = Partial<Pick<AssembleOptions, 'eventTtlSeconds' | 'admissionPlugins' | 'controllers' | 'heapTrim'>> & {
   seed?: (storage: StoragePort) => Promise<void>;
 };
 

@@ -22,6 +22,8 @@ export interface ApiMetrics {
   watchEvents: Counter<string>;
   /** Upstream's audit counters, fed by the buffered audit backend. */
   audit: { event(): void; error(plugin: string, count: number): void };
+  /** The heap trimmer's full collections and the time they stopped the event loop. */
+  heapTrim(seconds: number): void;
 }
 
 const latencyBuckets = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
@@ -39,9 +41,15 @@ export function createMetrics(countObjects: () => Promise<Array<{ resource: stri
   });
   const auditEvents = new Counter({ name: 'apiserver_audit_event_total', help: 'Counter of audit events generated and sent to the audit backend.', registers: [registry] });
   const auditErrors = new Counter({ name: 'apiserver_audit_error_total', help: 'Counter of audit events that failed to be audited properly. Plugin identifies the plugin affected by the error.', labelNames: ['plugin'], registers: [registry] });
+  const heapTrims = new Counter({ name: 'svc_heap_trims_total', help: 'Full garbage collections run in a quiet second after a burst of large request bodies.', registers: [registry] });
+  const heapTrimSeconds = new Counter({ name: 'svc_heap_trim_seconds_total', help: 'Time those collections stopped the event loop.', registers: [registry] });
   return {
     registry,
     audit: { event: () => auditEvents.inc(), error: (plugin, count) => auditErrors.inc({ plugin }, count) },
+    heapTrim: (seconds) => {
+      heapTrims.inc();
+      heapTrimSeconds.inc(seconds);
+    },
     requests: new FastCounter({ name: 'apiserver_request_total', help: 'Counter of apiserver requests broken out for each verb, group, version, resource, scope, component, and HTTP response code.', labelNames: [...requestLabels, 'code'] }).registerIn(registry),
     duration: new FastHistogram({
       name: 'apiserver_request_duration_seconds',

@@ -24,6 +24,10 @@ export interface HeapTrimOptions {
   collect?: () => void;
   /** Runs fn after ms without keeping the process alive (default: an unref'd setTimeout). */
   schedule?: (fn: () => void, ms: number) => void;
+  /** Hears of each collection and how long it took (metrics). */
+  onTrim?: (seconds: number) => void;
+  /** Milliseconds of a monotonic clock (default: performance.now). */
+  now?: () => number;
 }
 
 export class HeapTrimmer {
@@ -61,7 +65,10 @@ export class HeapTrimmer {
     this.pending = 0;
     this.trims++;
     this.collectFn ??= this.opts.collect ?? fullCollection();
+    const now = this.opts.now ?? (() => performance.now());
+    const started = now();
     this.collectFn();
+    this.opts.onTrim?.((now() - started) / 1000);
   }
 }
 
