@@ -36,8 +36,6 @@ export class HeapTrimmer {
   private requestsSinceArmed = 0;
   private armed = false;
   private collectFn: (() => void) | undefined;
-  /** Full collections run so far. */
-  trims = 0;
 
   constructor(private readonly opts: HeapTrimOptions = {}) {}
 
@@ -63,7 +61,6 @@ export class HeapTrimmer {
     // Still busy: wait for a quiet period; the collection would only find the garbage of requests under way.
     if (this.sinceArmed > (this.opts.quietBytes ?? 1024 * 1024) || this.requestsSinceArmed > (this.opts.quietRequests ?? 20)) return this.arm();
     this.pending = 0;
-    this.trims++;
     this.collectFn ??= this.opts.collect ?? fullCollection();
     const now = this.opts.now ?? (() => performance.now());
     const started = now();
