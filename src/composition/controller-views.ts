@@ -7,7 +7,8 @@ import type { ResourceDefinition } from '../machinery/resource-definition';
 import type { WatchCache } from '../registry/watch-cache';
 import type { DefinitionSet } from '../registry/definition-set';
 import { matchAll, type KindCache } from '../registry/watch-cache/kind-cache';
-import type { ChangeFilter, ScanCache, WatchAllChanges, WatchChanges } from '../controllers/changes';
+import type { CachedObject } from '../registry/watch-cache/cached-object';
+import type { ChangedObject, ChangeFilter, ScanCache, WatchAllChanges, WatchChanges } from '../controllers/changes';
 
 /**
  * The controllers' wake-ups from the watch cache's change listeners. The
@@ -69,11 +70,30 @@ function changedSince(def: ResourceDefinition, kind: KindCache, from: number, fi
     const ev = log.at(seq);
     const o = ev?.object ?? ev?.prev;
     if (!o) continue;
-    // The JSON view only for filters that read it (most look at the name).
-    const changed = { name: o.name, namespace: def.namespaced ? o.namespace : undefined, deleting: !!ev!.object?.deleting, get json() { return ev!.object?.bytes; } };
-    if (filter(changed)) return true;
+    if (filter(new LoggedChange(o.name, def.namespaced ? o.namespace : undefined, ev!.object))) return true;
   }
   return false;
+}
+
+/**
+ * A change as a filter sees it. A class, so that its getter is on the prototype: an object literal with a getter
+ * is built through V8's runtime, once per filter and change on every write.
+ */
+class LoggedChange implements ChangedObject {
+  constructor(
+    readonly name: string,
+    readonly namespace: string | undefined,
+    private readonly now: CachedObject | undefined,
+  ) {}
+
+  get deleting(): boolean {
+    return !!this.now?.deleting;
+  }
+
+  /** The JSON view only for filters that read it (most look at the name). */
+  get json(): Buffer | undefined {
+    return this.now?.bytes;
+  }
 }
 
 /** The controllers' look at cached JSON: every object of the kind in key order, each one's bytes as a view of its slab. */

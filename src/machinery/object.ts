@@ -92,6 +92,14 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return ak.length === bk.length && ak.every((k) => deepEqual(ao[k], bo[k]));
 }
 
+/**
+ * Removes a key only where the object has it: `delete` of an absent key still calls into V8's runtime, and the
+ * write path clears server-set fields that bodies rarely carry.
+ */
+export function dropKey(obj: object, key: string): void {
+  if (key in obj) delete (obj as Record<string, unknown>)[key];
+}
+
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -4,7 +4,7 @@
  */
 import { errors } from '../machinery/status';
 import { FieldError } from '../machinery/field-errors';
-import { KObject, deepEqual, hasTypeMetaFirst, isPlainObject } from '../machinery/object';
+import { KObject, deepEqual, dropKey, hasTypeMetaFirst, isPlainObject } from '../machinery/object';
 import { ResourceDefinition, StrategyContext, apiVersionOf } from '../machinery/resource-definition';
 import { validateObjectMetaCreate, validateObjectMetaUpdate } from '../machinery/validation/object-meta';
 import { shapeAsGo } from '../machinery/schema/go-shape';
@@ -48,7 +48,7 @@ export function ensureMetadata(def: ResourceDefinition, obj: unknown): KObject {
 /** Body namespace vs URL namespace, as upstream's EnsureObjectNamespaceMatchesRequestNamespace. */
 export function reconcileNamespace(def: ResourceDefinition, obj: KObject, namespace: string | undefined): void {
   if (!def.namespaced) {
-    delete obj.metadata.namespace;
+    dropKey(obj.metadata, 'namespace');
     return;
   }
   const bodyNs = obj.metadata.namespace;
@@ -90,10 +90,10 @@ export function carrySystemFields(obj: KObject, old: KObject): void {
   if (!m.uid) m.uid = o.uid;
   m.creationTimestamp = o.creationTimestamp;
   if (o.deletionTimestamp) m.deletionTimestamp = o.deletionTimestamp;
-  else delete m.deletionTimestamp;
+  else dropKey(m, 'deletionTimestamp');
   if (o.deletionGracePeriodSeconds !== undefined) m.deletionGracePeriodSeconds = o.deletionGracePeriodSeconds;
-  else delete m.deletionGracePeriodSeconds;
-  if (m.generation === undefined) delete m.generation;
+  else dropKey(m, 'deletionGracePeriodSeconds');
+  if (m.generation === undefined) dropKey(m, 'generation');
 }
 
 /** The user metadata a subresource that opted into upstream's ResetObjectMetaForStatus may not change. */
@@ -133,7 +133,7 @@ export function bumpGeneration(def: ResourceDefinition, obj: KObject, old: KObje
 export function keepSubresourceFields(def: ResourceDefinition, obj: KObject, old: KObject | undefined): void {
   if (!def.subresources.status) return;
   if (old && old.status !== undefined) obj.status = structuredClone(old.status);
-  else delete obj.status;
+  else dropKey(obj, 'status');
 }
 
 /** `[{}]` resets tracking like `[]` (upstream); normalized before validation, which would reject the empty entry. */

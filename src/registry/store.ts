@@ -5,7 +5,7 @@
  */
 import { errors } from '../machinery/status';
 import { RenderedValue } from '../machinery/field-errors';
-import { KObject, deepCopy } from '../machinery/object';
+import { KObject, deepCopy, dropKey } from '../machinery/object';
 import { AsyncConverter, ResourceDefinition } from '../machinery/resource-definition';
 import { KeyExistsError, KeyValue, PutOptions } from '../ports/storage.port';
 import { checkTypeMeta, keepSubresourceFields, reconcileNamespace, resetManagedFieldsRequest, shapeAsStored, validateCreate } from './admission';
@@ -103,9 +103,7 @@ export class ResourceStore {
     checkTypeMeta(def, obj);
     const meta = obj.metadata;
     const clientRV = meta.resourceVersion;
-    for (const f of ['creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink', 'resourceVersion'] as const) {
-      delete meta[f];
-    }
+    for (const f of ['creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink', 'resourceVersion'] as const) dropKey(meta, f);
     reconcileNamespace(def, obj, namespace);
     const admission = this.deps.admission;
     const attributes = (): AdmissionAttributes => ({
@@ -122,7 +120,7 @@ export class ResourceStore {
     meta.uid = this.deps.random.uuid();
     meta.creationTimestamp = timestamp(this.deps.clock.now());
     if (def.usesGeneration) meta.generation = 1;
-    else delete meta.generation;
+    else dropKey(meta, 'generation');
     keepSubresourceFields(def, obj, undefined);
     def.strategy.prepareForCreate?.(obj, ctx);
     def.strategy.applyDefaults?.(obj, ctx);

@@ -12,7 +12,7 @@
  *   zero value is written as null.
  * Free-form fields (x-kubernetes-preserve-unknown-fields) are left as they are.
  */
-import { isPlainObject } from '../object';
+import { dropKey, isPlainObject } from '../object';
 import { deref, Schema } from './schema';
 
 type GoKind = 'struct' | 'map' | 'list' | 'bytes' | 'time' | 'scalar' | 'opaque';
@@ -98,7 +98,7 @@ function shapeField(holder: Record<string, unknown>, f: FieldPlan): void {
       shapeStruct(empty, f.nested()!);
       holder[name] = empty;
     } else if (!pointer && kind === 'time') holder[name] = null;
-    else if (omitempty) delete holder[name];
+    else if (omitempty) dropKey(holder, name);
     else holder[name] = pointer || kind !== 'scalar' ? null : f.zero;
     return;
   }

@@ -1,4 +1,5 @@
-import { requestInfo } from '../../../src/auth/request-info';
+import { parse as parseQueryString } from 'node:querystring';
+import { QueryValues, requestInfo } from '../../../src/auth/request-info';
 
 describe('requestInfo (upstream RequestInfoFactory)', () => {
   it.each([
@@ -51,6 +52,22 @@ describe('requestInfo (upstream RequestInfoFactory)', () => {
     expect(query.first('limit')).toBe('1');
     expect(query.all('dryRun')).toEqual(['All', 'x']);
     expect(query.flag('absent')).toBeUndefined();
+  });
+
+  it('reads a query as node:querystring does, with or without escapes', () => {
+    // Random queries over the characters that matter: separators, escapes, plus, and a few letters.
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const alphabet = 'ab&&==%2+x';
+    const texts = ['', 'a', 'a=', '=b', '=', '&', 'a&&b', 'a=1&a=2&a=3', 'a=b=c', 'k=%zz', 'k=a+b', `${'x=1&'.repeat(1200)}last=1`, `${'&'.repeat(1200)}late=1`];
+    for (let i = 0; i < 500; i++) texts.push(Array.from({ length: Math.floor(next() * 24) }, () => alphabet[Math.floor(next() * alphabet.length)]).join(''));
+    for (const text of texts) {
+      const expected = parseQueryString(text);
+      const values = QueryValues.parse(text);
+      expect({ text, record: { ...values.record } }).toEqual({ text, record: { ...expected } });
+      for (const key of Object.keys(expected)) expect(values.all(key)).toEqual([expected[key]].flat());
+      expect(values.has('never-sent')).toBe(false);
+    }
   });
 
   it('refuses a malformed escape in the path as the client\'s 400', () => {
