@@ -5,13 +5,16 @@
 // patch (16 clients merge-PATCH 16 ConfigMaps).
 // PROFILE_SECURE=1: the same load over HTTPS as a bearer-token user that an RBAC binding allows (the bench's
 // secure cells), to compare with the plain port's profile.
+// PROFILE_CPU=perf: Linux perf's CPU time instead (profile/perf-samples.mjs): µs of CPU per request on every thread,
+// by category (kernel, TLS, GC, JIT, builtins, JavaScript) and by the server's function each sample was for.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agent, closedLoop, pool, request } from './bench/load.mjs';
-import { freePort, sleep, startEtcd, stopAll } from './bench/procs.mjs';
+import { cpuSecondsOf, freePort, sleep, startEtcd, stopAll } from './bench/procs.mjs';
+import { attribute, havePerf, newestCodeOnly, recordCpu, readSamples } from './profile/perf-samples.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const scenario = process.argv[2] ?? 'create';
@@ -32,7 +35,13 @@ const etcd = process.argv[3] === 'etcd' ? await startEtcd() : undefined;
 const store = etcd ? ['--etcd-servers', etcd.endpoint, '--data-dir', join(work, 'data')] : ['--data-dir', join(work, 'data')];
 // PROFILE_NODE_ARGS="--max-semi-space-size=32" (say): extra node options for the server.
 const nodeArgs = (process.env.PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-const child = spawn(process.execPath, [...nodeArgs, '--cpu-prof', `--cpu-prof-dir=${join(work, 'prof')}`, join(root, 'dist/main.js'), ...store,
+const usePerf = process.env.PROFILE_CPU === 'perf';
+if (usePerf && !havePerf()) {
+  console.error('PROFILE_CPU=perf needs Linux perf (Debian: apt-get install linux-perf) and permission to record (perf_event_paranoid ≤ 1, or root)');
+  process.exit(2);
+}
+const profiler = usePerf ? ['--perf-basic-prof-only-functions'] : ['--cpu-prof', `--cpu-prof-dir=${join(work, 'prof')}`];
+const child = spawn(process.execPath, [...nodeArgs, ...profiler, join(root, 'dist/main.js'), ...store,
   '--cert-dir', join(work, 'pki'), '--port', String(port), '--secure-port', String(securePort), '--log-level', 'warn', ...secureArgs], { stdio: 'inherit' });
 const plainBase = `http://127.0.0.1:${port}/api/v1/namespaces/profile/configmaps`;
 const base = secure ? `https://127.0.0.1:${securePort}/api/v1/namespaces/profile/configmaps` : plainBase;
@@ -74,13 +83,34 @@ const load = (ms) => closedLoop(clients, ms, async (i) => {
 // The same load first, unprofiled by the count below (JIT, caches): only samples taken during the measured run count.
 await load(Number(process.env.PROFILE_WARMUP ?? 3) * 1000);
 run++;
+const perf = usePerf ? recordCpu(child.pid, join(work, 'perf.data')) : undefined;
+if (perf) await sleep(300); // perf attaches to each thread before the run starts
+const cpuBefore = cpuSecondsOf(child.pid);
 const window = [process.hrtime.bigint() / 1000n];
 const result = await load(seconds * 1000);
 window.push(process.hrtime.bigint() / 1000n);
+const cpuUsPerRequest = ((cpuSecondsOf(child.pid) - cpuBefore) * 1e6) / result.count;
+await perf?.stop();
 a.destroy();
 child.kill('SIGINT');
 await new Promise((r) => child.on('exit', r));
 await stopAll();
+const heading = `\n${scenario}${secure ? ' (HTTPS, bearer token, RBAC)' : ''}: ${result.opsPerSec.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, ${result.errors} errors`;
+if (perf) {
+  newestCodeOnly(child.pid);
+  const { byCategory, byFrame, byOwner, byThread, total } = attribute(readSamples(join(work, 'perf.data')), result.count, root, child.pid);
+  // PROFILE_SAVE=/tmp/get.perf (say): keep perf's data (and node's symbol map) for `perf report -i`.
+  if (process.env.PROFILE_SAVE) copyFileSync(join(work, 'perf.data'), process.env.PROFILE_SAVE);
+  else rmSync(`/tmp/perf-${child.pid}.map`, { force: true });
+  rmSync(work, { recursive: true, force: true });
+  const rows = (m, n) => [...m].sort((x, y) => y[1] - x[1]).slice(0, n).map(([k, v]) => `${v.toFixed(1).padStart(8)} µs  ${k}`).join('\n');
+  console.log(`${heading}; server CPU ${cpuUsPerRequest.toFixed(0)} µs per request (/proc), ${total.toFixed(0)} in perf's samples (under perf)`);
+  console.log(`\n## CPU per request by thread\n${rows(byThread, 5)}`);
+  console.log(`\n## CPU per request by what ran (the sampled frame)\n${rows(byCategory, 20)}`);
+  console.log(`\n## CPU per request by sampled frame (self time)\n${rows(byFrame, Number(process.env.PROFILE_TOP ?? 30))}`);
+  console.log(`\n## CPU per request by the server's function it ran for (with the node internals, builtins and kernel below it)\n${rows(byOwner, Number(process.env.PROFILE_TOP ?? 30))}`);
+  process.exit(0);
+}
 const profDir = join(work, 'prof');
 const prof = JSON.parse(readFileSync(join(profDir, readdirSync(profDir)[0]), 'utf8'));
 // PROFILE_SAVE=/tmp/create.cpuprofile (say): keep the profile, with the measured window, for another look.
@@ -123,7 +153,7 @@ prof.samples.forEach((id, i) => {
 });
 const top = (m, n) => [...m].sort((x, y) => y[1] - x[1]).slice(0, n).map(([k, v]) => `${((100 * v) / total).toFixed(1).padStart(6)}%  ${k}`).join('\n');
 const idle = (self.get('(idle) ') ?? 0);
-console.log(`\n${scenario}${secure ? ' (HTTPS, bearer token, RBAC)' : ''}: ${result.opsPerSec.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, ${result.errors} errors (under the profiler); main thread busy ${((total - idle) / result.count).toFixed(0)} µs per request`);
+console.log(`${heading} (under the profiler); main thread busy ${((total - idle) / result.count).toFixed(0)} µs per request; server CPU ${cpuUsPerRequest.toFixed(0)} µs per request (/proc)`);
 console.log(`\n## self time, top functions\n${top(self, Number(process.env.PROFILE_TOP ?? 25))}`);
 console.log(`\n## inclusive time, top functions\n${top(new Map([...incl].filter(([k]) => !k.startsWith('(root)'))), Number(process.env.PROFILE_TOP ?? 25))}`);
 console.log(`\n## self time by package or folder\n${top(byPkg, Number(process.env.PROFILE_TOP ?? 20))}`);
