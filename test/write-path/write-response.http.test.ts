@@ -33,6 +33,31 @@ describe.each(backends)('write responses (%s)', (backend) => {
     expect(created.text).toBe(got);
   });
 
+  test('a whole answer carries its Content-Length and no chunked encoding: an object, a Status, a HEAD', async () => {
+    const created = await send(s, 'POST', cmPath(), configMap('length', { v: 'ü中😀' }));
+    expect(created.status).toBe(201);
+    const lengthOf = (r: { headers: Headers; text: string }) => ({
+      length: r.headers.get('content-length'),
+      chunked: r.headers.get('transfer-encoding'),
+      type: r.headers.get('content-type'),
+    });
+    const expected = (text: string) => ({ length: String(Buffer.byteLength(text)), chunked: null, type: 'application/json' });
+    expect(lengthOf(created)).toEqual(expected(created.text));
+    const got = await send(s, 'GET', `${cmPath()}/length`);
+    expect(got.text).toBe(created.text);
+    expect(lengthOf(got)).toEqual(expected(got.text));
+    // A name that is not valid: a 422 Status that names it, text with characters of two bytes.
+    const invalid = await send(s, 'POST', cmPath(), configMap('length-é', {}));
+    expect(invalid.status).toBe(422);
+    expect(lengthOf(invalid)).toEqual(expected(invalid.text));
+    const missing = await send(s, 'GET', `${cmPath()}/${encodeURIComponent('absent-中')}`);
+    expect(missing.status).toBe(404);
+    expect(lengthOf(missing)).toEqual(expected(missing.text));
+    const head = await fetch(`${s.url}${cmPath()}/${encodeURIComponent('absent-中')}`, { method: 'HEAD' });
+    expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(missing.text)));
+    expect(head.headers.get('transfer-encoding')).toBeNull();
+  });
+
   test('a large object is answered in pieces with the same bytes and one right Content-Length', async () => {
     const big = { a: 'x'.repeat(150_000), b: 'é'.repeat(40_000) };
     const created = await send(s, 'POST', cmPath(), configMap('large-answer', big));

@@ -29,13 +29,27 @@ export function send(req: Request, res: Response, code: number, value: unknown, 
 }
 
 /**
- * A whole response (end() adds its Content-Length). Headers go through setHeader, not writeHead's argument, so
- * that wrappers of the response (the group alias) see them.
+ * A whole response. Where something wraps the response (audit, the group alias), its headers go through
+ * setHeader and end() adds the Content-Length, so that the wrappers see them. Otherwise both go to writeHead as
+ * one list: node keeps setHeader's headers in a null-prototype object, and its first key is a store through V8's
+ * runtime (5-6 µs of a 140 µs cached GET here).
  */
 export function sendBytes(res: Response, code: number, contentType: string, body: Buffer | string): void {
-  res.statusCode = code;
-  res.setHeader('Content-Type', contentType);
+  if (wrapped(res)) {
+    res.statusCode = code;
+    res.setHeader('Content-Type', contentType);
+    res.end(body);
+    return;
+  }
+  res.writeHead(code, ['Content-Type', contentType, 'Content-Length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.length)]);
   res.end(body);
+}
+
+const own = (res: Response, method: string) => Object.prototype.hasOwnProperty.call(res, method);
+
+/** Whether a filter replaced the response's end() or setHeader() for this request. */
+function wrapped(res: Response): boolean {
+  return own(res, 'end') || own(res, 'setHeader');
 }
 
 /**
@@ -45,7 +59,7 @@ export function sendBytes(res: Response, code: number, contentType: string, body
  */
 export function sendParts(res: Response, code: number, contentType: string, parts: readonly (Buffer | string)[]): void {
   if (parts.length === 1) return sendBytes(res, code, contentType, parts[0]);
-  if (Object.prototype.hasOwnProperty.call(res, 'end')) return sendBytes(res, code, contentType, Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))));
+  if (own(res, 'end')) return sendBytes(res, code, contentType, Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))));
   res.statusCode = code;
   res.setHeader('Content-Type', contentType);
   let length = 0;
