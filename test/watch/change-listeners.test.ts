@@ -51,7 +51,8 @@ describe.each(backends)('watch cache change listeners on %s', (backend) => {
       const deleted = new Promise<void>((resolve) => (onWake = resolve));
       expect((await call(s.url, 'DELETE', '/api/v1/namespaces/listen/configmaps/wanted-1')).status).toBe(200);
       await deleted;
-      expect(seen[seen.length - 1]).toEqual({ namespace: 'listen', name: 'wanted-1', deleting: false, json: undefined });
+      const last = seen[seen.length - 1];
+      expect({ namespace: last.namespace, name: last.name, deleting: last.deleting, json: last.json }).toEqual({ namespace: 'listen', name: 'wanted-1', deleting: false, json: undefined });
     } finally {
       stop();
     }
