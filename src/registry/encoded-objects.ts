@@ -7,6 +7,7 @@
  */
 import type { KObject } from '../machinery/object';
 import type { ResourceDefinition } from '../machinery/resource-definition';
+import { rememberDecoded } from './decoded-writes';
 
 export interface WrittenAttributes {
   /** A copy: the writer's object may change once the write has answered. */
@@ -38,6 +39,7 @@ function forget(key: string, w: Written): void {
 
 /** Called with the bytes about to be stored under `key` and the object they were encoded from. */
 export function rememberWrite(def: ResourceDefinition, key: string, bytes: Buffer, obj: KObject): void {
+  rememberDecoded(def, key, bytes, obj); // for the next update of a large value (decoded-writes.ts)
   if (def.storedAs) return; // stored as another kind: the cache's object is the converted one
   const meta = obj.metadata;
   const selectors = Object.entries(def.fieldSelectors);

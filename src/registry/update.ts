@@ -11,6 +11,7 @@ import { bumpGeneration, carrySystemFields, checkTypeMeta, keepSubresourceFields
 import { decodeKeyValue, encodeForStorage } from './codec';
 import { encodeWithinLimit } from './object-size';
 import { rememberWrite } from './encoded-objects';
+import { decodeWritten } from './decoded-writes';
 import { ObjectResult } from './results';
 import { strategyContext } from './context';
 import { WriteOptions } from './request';
@@ -147,8 +148,10 @@ async function prepare(store: UpdatingStore, key: string, name: string, current:
   const ctx = strategyContext(store.deps, opts.user, opts.warnings);
   const converter = converterOf(def);
   // A kind converted by a call is updated in the request's version: the stored object is converted first.
-  const old = converter ? await convertFromStorage(converter, decodeKeyValue(def, current)) : decodeKeyValue(def, current);
-  const obj = await produce(old, converter ? () => structuredClone(old) : () => decodeKeyValue(def, current));
+  // A large value this process wrote is copied from its decoded form, not decoded again (decoded-writes.ts).
+  const decode = () => decodeWritten(def, current) ?? decodeKeyValue(def, current);
+  const old = converter ? await convertFromStorage(converter, decodeKeyValue(def, current)) : decode();
+  const obj = await produce(old, converter ? () => structuredClone(old) : decode);
   checkTypeMeta(def, obj);
   const rv = obj.metadata.resourceVersion;
   if (rv && rv !== old.metadata.resourceVersion) throw errors.staleResourceVersion(store.ref, name);
