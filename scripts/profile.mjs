@@ -7,6 +7,8 @@
 // secure cells), to compare with the plain port's profile.
 // PROFILE_CPU=perf: Linux perf's CPU time instead (profile/perf-samples.mjs): µs of CPU per request on every thread,
 // by category (kernel, TLS, GC, JIT, builtins, JavaScript) and by the server's function each sample was for.
+// PROFILE_THIN=1 (with PROFILE_CPU=perf, `create etcd`): then the benchmark's thin proxy under the same load and perf,
+// side by side with the server (profile/thin-side.mjs).
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,12 +17,18 @@ import { fileURLToPath } from 'node:url';
 import { agent, closedLoop, pool, request } from './bench/load.mjs';
 import { cpuSecondsOf, freePort, sleep, startEtcd, stopAll } from './bench/procs.mjs';
 import { attribute, havePerf, newestCodeOnly, recordCpu, readSamples } from './profile/perf-samples.mjs';
+import { profileThin, sideBySide } from './profile/thin-side.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const scenario = process.argv[2] ?? 'create';
 const seconds = Number(process.env.PROFILE_SECONDS ?? 5);
 if (!['create', 'get', 'list', 'patch'].includes(scenario)) {
   console.error('usage: npm run profile -- create|get|list|patch [etcd]');
+  process.exit(2);
+}
+const withThin = !!process.env.PROFILE_THIN;
+if (withThin && (process.env.PROFILE_CPU !== 'perf' || scenario !== 'create' || process.argv[3] !== 'etcd' || process.env.PROFILE_SECURE)) {
+  console.error('PROFILE_THIN=1 goes with PROFILE_CPU=perf and `create etcd` on the plain port');
   process.exit(2);
 }
 const work = mkdtempSync(join(tmpdir(), 'profile-'));
@@ -81,7 +89,7 @@ const load = (ms) => closedLoop(clients, ms, async (i) => {
   if (r.status >= 300) throw new Error(String(r.status));
 });
 // The same load first, unprofiled by the count below (JIT, caches): only samples taken during the measured run count.
-await load(Number(process.env.PROFILE_WARMUP ?? 3) * 1000);
+await load(Number(process.env.PROFILE_WARMUP ?? 3) * 1000); // the same PROFILE_WARMUP as the thin proxy's below
 run++;
 const perf = usePerf ? recordCpu(child.pid, join(work, 'perf.data')) : undefined;
 if (perf) await sleep(300); // perf attaches to each thread before the run starts
@@ -94,6 +102,8 @@ await perf?.stop();
 a.destroy();
 child.kill('SIGINT');
 await new Promise((r) => child.on('exit', r));
+const warmupMs = Number(process.env.PROFILE_WARMUP ?? 3) * 1000;
+const thin = withThin ? await profileThin({ root, endpoint: etcd.endpoint, work, clients, body, warmupMs, seconds }) : undefined;
 await stopAll();
 const heading = `\n${scenario}${secure ? ' (HTTPS, bearer token, RBAC)' : ''}: ${result.opsPerSec.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, ${result.errors} errors`;
 if (perf) {
@@ -109,6 +119,12 @@ if (perf) {
   console.log(`\n## CPU per request by what ran (the sampled frame)\n${rows(byCategory, 20)}`);
   console.log(`\n## CPU per request by sampled frame (self time)\n${rows(byFrame, Number(process.env.PROFILE_TOP ?? 30))}`);
   console.log(`\n## CPU per request by the server's function it ran for (with the node internals, builtins and kernel below it)\n${rows(byOwner, Number(process.env.PROFILE_TOP ?? 30))}`);
+  if (thin) {
+    console.log(`\n# The thin proxy under the same load: ${thin.opsPerSec.toFixed(0)} creates/s, CPU ${thin.cpuUs.toFixed(0)} µs per create (/proc); the server ${(cpuUsPerRequest / thin.cpuUs).toFixed(2)}× it`);
+    console.log(`\n## by thread\n${sideBySide(byThread, thin.byThread)}`);
+    console.log(`\n## by what ran\n${sideBySide(byCategory, thin.byCategory)}`);
+    console.log(`\n## the thin proxy by function it ran for\n${rows(thin.byOwner, Number(process.env.PROFILE_TOP ?? 30))}`);
+  }
   process.exit(0);
 }
 const profDir = join(work, 'prof');

@@ -172,9 +172,9 @@ export async function startBareServer(body) {
 /**
  * The thinnest node:http → etcd create proxy (thin-proxy.cjs) on the build in root/dist: the ceiling rows' server.
  */
-export async function startThinProxy(root, endpoint) {
+export async function startThinProxy(root, endpoint, nodeArgs = []) {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), 'thin-proxy.cjs'), join(root, 'dist'), endpoint, String(port)], { stdio: ['ignore', 'pipe', 'pipe'], env: imageEnv(root) });
+  const child = spawn(process.execPath, [...nodeArgs, join(dirname(fileURLToPath(import.meta.url)), 'thin-proxy.cjs'), join(root, 'dist'), endpoint, String(port)], { stdio: ['ignore', 'pipe', 'pipe'], env: imageEnv(root) });
   const proc = track(child);
   const url = `http://127.0.0.1:${port}`;
   await waitHttp(`${url}/cpu`, proc, 'thin proxy');

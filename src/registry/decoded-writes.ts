@@ -4,7 +4,8 @@
  * about 2.5 ms and 2 MB of large strings (page faults, major collections) per replace. The object kept is JSON's
  * reading of exactly the bytes written (built from the written object without parsing), and it is handed out only
  * for the same kind and equal bytes, as a fresh copy: strings are immutable, so a copy shares them and costs only the
- * objects and arrays around them. Small values decode faster than they would be compared, and are not kept.
+ * objects and arrays around them. Small values decode faster than they would be compared, and are not kept; at most
+ * 16 MiB of values are (each with its strings: twice that in memory), the least recently used going first.
  */
 import { deepCopy, type KObject } from '../machinery/object';
 import type { ResourceDefinition } from '../machinery/resource-definition';
@@ -17,7 +18,7 @@ type Stored = Pick<KeyValue, 'key' | 'value' | 'modRevision'>;
 /** Below this a value decodes in well under 0.1 ms: keeping it would cost more than it saves. */
 export const minDecodedBytes = 64 * 1024;
 const maxEntries = 64;
-const maxBytes = 32 * 1024 * 1024;
+const maxBytes = 16 * 1024 * 1024;
 
 interface Decoded {
   readonly def: ResourceDefinition;

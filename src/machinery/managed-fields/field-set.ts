@@ -10,14 +10,34 @@
  */
 import { compareElements, Path, PathElement, serializeElement } from './path';
 
-interface Child {
+export interface Child {
   pe: PathElement;
   set: FieldSet;
 }
 
+/** What an empty set reads: most sets a write compares are empty, and two Maps each cost more than the set. */
+const none: ReadonlyMap<string, never> = new Map<string, never>();
+
 export class FieldSet {
-  readonly members = new Map<string, PathElement>();
-  readonly children = new Map<string, Child>();
+  private ownMembers: Map<string, PathElement> | undefined;
+  private ownChildren: Map<string, Child> | undefined;
+
+  /** Members keyed by their FieldsV1 spelling (serializeElement). */
+  get members(): ReadonlyMap<string, PathElement> {
+    return this.ownMembers ?? none;
+  }
+
+  get children(): ReadonlyMap<string, Child> {
+    return this.ownChildren ?? none;
+  }
+
+  addMember(k: string, pe: PathElement): void {
+    (this.ownMembers ??= new Map()).set(k, pe);
+  }
+
+  setChild(k: string, c: Child): void {
+    (this.ownChildren ??= new Map()).set(k, c);
+  }
 
   static of(...paths: Path[]): FieldSet {
     const s = new FieldSet();
@@ -29,7 +49,7 @@ export class FieldSet {
     if (p.length === 0) return;
     let s: FieldSet = this;
     for (let i = 0; i < p.length - 1; i++) s = s.descend(p[i]);
-    s.members.set(serializeElement(p[p.length - 1]), p[p.length - 1]);
+    s.addMember(serializeElement(p[p.length - 1]), p[p.length - 1]);
   }
 
   /** The child set under `pe`, created when missing. */
@@ -38,7 +58,7 @@ export class FieldSet {
     let c = this.children.get(k);
     if (!c) {
       c = { pe, set: new FieldSet() };
-      this.children.set(k, c);
+      this.setChild(k, c);
     }
     return c.set;
   }
@@ -69,24 +89,24 @@ export class FieldSet {
 
   union(o: FieldSet): FieldSet {
     const out = new FieldSet();
-    for (const [k, pe] of this.members) out.members.set(k, pe);
-    for (const [k, pe] of o.members) out.members.set(k, pe);
+    for (const [k, pe] of this.members) out.addMember(k, pe);
+    for (const [k, pe] of o.members) out.addMember(k, pe);
     for (const [k, c] of this.children) {
       const other = o.children.get(k);
-      out.children.set(k, other ? { pe: c.pe, set: c.set.union(other.set) } : c);
+      out.setChild(k, other ? { pe: c.pe, set: c.set.union(other.set) } : c);
     }
-    for (const [k, c] of o.children) if (!this.children.has(k)) out.children.set(k, c);
+    for (const [k, c] of o.children) if (!this.children.has(k)) out.setChild(k, c);
     return out;
   }
 
   intersection(o: FieldSet): FieldSet {
     const out = new FieldSet();
-    for (const [k, pe] of this.members) if (o.members.has(k)) out.members.set(k, pe);
+    for (const [k, pe] of this.members) if (o.members.has(k)) out.addMember(k, pe);
     for (const [k, c] of this.children) {
       const other = o.children.get(k);
       if (!other) continue;
       const s = c.set.intersection(other.set);
-      if (!s.empty()) out.children.set(k, { pe: c.pe, set: s });
+      if (!s.empty()) out.setChild(k, { pe: c.pe, set: s });
     }
     return out;
   }
@@ -94,15 +114,15 @@ export class FieldSet {
   /** Removes the paths of `o`, one by one (a member of `o` does not remove what lies below it). */
   difference(o: FieldSet): FieldSet {
     const out = new FieldSet();
-    for (const [k, pe] of this.members) if (!o.members.has(k)) out.members.set(k, pe);
+    for (const [k, pe] of this.members) if (!o.members.has(k)) out.addMember(k, pe);
     for (const [k, c] of this.children) {
       const other = o.children.get(k);
       if (!other) {
-        if (!c.set.empty()) out.children.set(k, c);
+        if (!c.set.empty()) out.setChild(k, c);
         continue;
       }
       const s = c.set.difference(other.set);
-      if (!s.empty()) out.children.set(k, { pe: c.pe, set: s });
+      if (!s.empty()) out.setChild(k, { pe: c.pe, set: s });
     }
     return out;
   }
@@ -110,16 +130,16 @@ export class FieldSet {
   /** Removes the paths of `o` and everything below its members. */
   recursiveDifference(o: FieldSet): FieldSet {
     const out = new FieldSet();
-    for (const [k, pe] of this.members) if (!o.members.has(k)) out.members.set(k, pe);
+    for (const [k, pe] of this.members) if (!o.members.has(k)) out.addMember(k, pe);
     for (const [k, c] of this.children) {
       if (o.members.has(k)) continue;
       const other = o.children.get(k);
       if (!other) {
-        if (!c.set.empty()) out.children.set(k, c);
+        if (!c.set.empty()) out.setChild(k, c);
         continue;
       }
       const s = c.set.recursiveDifference(other.set);
-      if (!s.empty()) out.children.set(k, { pe: c.pe, set: s });
+      if (!s.empty()) out.setChild(k, { pe: c.pe, set: s });
     }
     return out;
   }

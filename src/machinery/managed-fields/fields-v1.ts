@@ -58,11 +58,11 @@ function decode(obj: Record<string, unknown>): { children?: FieldSet; member: bo
     const sub = decode(value);
     children ??= new FieldSet();
     // A field's key is its own spelling; other elements are spelled anew, as their JSON may be written differently.
-    if (sub.member) children.members.set('field' in pe ? key : serializeElement(pe), pe);
+    if (sub.member) children.addMember('field' in pe ? key : serializeElement(pe), pe);
     if (sub.children) {
       const into = children.descend(pe);
-      for (const [k, m] of sub.children.members) into.members.set(k, m);
-      for (const [k, c] of sub.children.children) into.children.set(k, c);
+      for (const [k, m] of sub.children.members) into.addMember(k, m);
+      for (const [k, c] of sub.children.children) into.setChild(k, c);
     }
   }
   if (!children) return leaf;

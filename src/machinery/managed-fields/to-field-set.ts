@@ -61,15 +61,15 @@ function walk(v: unknown, schema: Schema | undefined, path: Path, set: FieldSet)
 export function ensureNamedFieldsAreMembers(set: FieldSet, schema: Schema | undefined): FieldSet {
   const out = new FieldSet();
   const atom = atomOf(schema);
-  for (const [k, pe] of set.members) out.members.set(k, pe);
+  for (const [k, pe] of set.members) out.addMember(k, pe);
   for (const [k, c] of set.children) {
     let childSchema: Schema | undefined;
     if ('field' in c.pe && atom.kind === 'map') {
       const ft = fieldType(atom, c.pe.field);
-      if (ft.declared) out.members.set(k, c.pe);
+      if (ft.declared) out.addMember(k, c.pe);
       childSchema = ft.schema;
     } else if ('key' in c.pe && atom.kind === 'list') childSchema = atom.items;
-    out.children.set(k, { pe: c.pe, set: ensureNamedFieldsAreMembers(c.set, childSchema) });
+    out.setChild(k, { pe: c.pe, set: ensureNamedFieldsAreMembers(c.set, childSchema) });
   }
   return out;
 }
