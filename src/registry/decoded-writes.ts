@@ -125,6 +125,7 @@ function jsonForm(v: unknown): unknown {
       return unsure; // bigint: JSON.stringify throws
   }
   if (v === null) return null;
+  if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return unsure;
   if (Array.isArray(v)) {
     const out: unknown[] = new Array(v.length);
     for (let i = 0; i < v.length; i++) {
@@ -135,7 +136,7 @@ function jsonForm(v: unknown): unknown {
     return out;
   }
   const proto = Object.getPrototypeOf(v) as unknown;
-  if ((proto !== Object.prototype && proto !== null) || typeof (v as { toJSON?: unknown }).toJSON === 'function') return unsure;
+  if (proto !== Object.prototype && proto !== null) return unsure;
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(v)) {
     const e = jsonForm((v as Record<string, unknown>)[k]);

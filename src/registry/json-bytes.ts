@@ -64,10 +64,11 @@ class Parts {
     }
     if (Array.isArray(v)) {
       this.text += '[';
-      v.forEach((e, i) => {
+      // Every index, holes too (forEach skips them; JSON.stringify writes null there).
+      for (let i = 0; i < v.length; i++) {
         if (i > 0) this.text += ',';
-        if (!this.value(e)) this.text += 'null';
-      });
+        if (!this.value(v[i])) this.text += 'null';
+      }
       this.text += ']';
       return true;
     }

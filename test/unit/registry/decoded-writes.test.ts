@@ -101,6 +101,11 @@ describe('large values kept decoded for the next update', () => {
     expect(decodeWritten(configMapDefinition, { key, value: bytes, modRevision: 42 })).toBeUndefined();
     expect(decodeWritten(configMapDefinition, { key, value: encodeForStorage(configMapDefinition, small), modRevision: 42 })).toBeUndefined();
 
+    const listed = { ...bigConfigMap(), list: Object.assign(['x'], { toJSON: () => 'written as a string' }) } as unknown as KObject;
+    const listedBytes = encodeForStorage(configMapDefinition, listed);
+    rememberDecoded(configMapDefinition, key, listedBytes, listed);
+    expect(decodeWritten(configMapDefinition, { key, value: listedBytes, modRevision: 42 })).toBeUndefined();
+
     const dated = { ...bigConfigMap(), when: new Date(0) } as unknown as KObject;
     const datedBytes = encodeForStorage(configMapDefinition, dated);
     rememberDecoded(configMapDefinition, key, datedBytes, dated);

@@ -17,6 +17,7 @@ const cases: Array<[string, unknown]> = [
   ['the first and last keys left out', { u: undefined, a: long('a'), v: undefined }],
   ['a long string alone', long('z')],
   ['empty containers beside long strings', { a: {}, b: [], c: long('c'), d: { e: {} } }],
+  ['holes in arrays beside long strings (null, as JSON.stringify writes them)', { a: [long('a'), , 3], b: [, long('b')], c: Object.assign(new Array(3), { 1: long('c') }) }],
 ];
 
 test.each(cases)('%s', (_name, value) => {
