@@ -57,16 +57,49 @@ export function adminHttpsStatus(kubeconfig: string, url: string): Promise<numbe
   });
 }
 
-export async function startServerProcess(args: string[] = [], opts: { dataDir?: string; secureOnly?: boolean } = {}): Promise<ServerProcess> {
+/** The server exited because a port was taken between freePort() and its listen. */
+class PortTaken extends Error {
+  constructor(
+    readonly port: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export async function startServerProcess(
+  args: string[] = [],
+  opts: { dataDir?: string; secureOnly?: boolean; /** For tests of this function: how ports are picked. */ pickPort?: () => Promise<number> } = {},
+): Promise<ServerProcess> {
+  const pick = opts.pickPort ?? freePort;
   if (!existsSync(distMain)) throw new Error(`${distMain} is missing: run \`npm run build\` (npm test does it first)`);
-  const port = opts.secureOnly ? 0 : await freePort();
+  const given = args.indexOf('--secure-port');
+  const ownDir = !opts.dataDir;
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-e2e-'));
+  for (let attempt = 1; ; attempt++) {
+    const port = opts.secureOnly ? 0 : await pick();
+    const securePort = given >= 0 ? Number(args[given + 1]) : await pick();
+    try {
+      return await startOnce(args, opts, { port, securePort, dataDir, ownDir });
+    } catch (e) {
+      // A free port can be taken before the server listens on it (another test's server, or the local port of an
+      // outgoing connection): pick others, unless the test chose the port that was taken.
+      const picked = [...(opts.secureOnly ? [] : [port]), ...(given >= 0 ? [] : [securePort])];
+      if (e instanceof PortTaken && picked.includes(e.port) && attempt < 3) continue;
+      throw e;
+    }
+  }
+}
+
+async function startOnce(
+  args: string[],
+  opts: { secureOnly?: boolean },
+  { port, securePort, dataDir, ownDir }: { port: number; securePort: number; dataDir: string; ownDir: boolean },
+): Promise<ServerProcess> {
   // kube-root-ca.crt in every namespace would show up in the many tests that list ConfigMaps exactly;
   // the publisher has its own test (test/controllers/root-ca-publisher.http.test.ts).
   const controllers = args.some((a) => a.startsWith('--controllers')) ? [] : ['--controllers=*,-root-ca-certificate-publisher-controller'];
   const given = args.indexOf('--secure-port');
-  const securePort = given >= 0 ? Number(args[given + 1]) : await freePort();
-  const ownDir = !opts.dataDir;
-  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-e2e-'));
   // On either store the kubeconfig is <data-dir>/admin.kubeconfig (--cert-dir moves only the PKI).
   const kubeconfig = join(dataDir, 'admin.kubeconfig');
   const child: ChildProcess = spawn(
@@ -82,7 +115,11 @@ export async function startServerProcess(args: string[] = [], opts: { dataDir?: 
   // A start takes 1.5-2 s of CPU; on a shared 2-core machine under load (average 20) that was over 15 s of wall time.
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${output}`);
+    if (child.exitCode !== null) {
+      const taken = /cannot listen on .* --(?:secure-)?port (\d+): another process already uses that address and port/.exec(output);
+      if (taken) throw new PortTaken(Number(taken[1]), `server exited with ${child.exitCode}: ${output}`);
+      throw new Error(`server exited with ${child.exitCode}: ${output}`);
+    }
     if (opts.secureOnly) {
       if (existsSync(kubeconfig) && (await adminHttpsStatus(kubeconfig, `${secureUrl}/readyz`)) === 200) break;
     } else {
