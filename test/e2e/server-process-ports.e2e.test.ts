@@ -31,8 +31,8 @@ test('a picked port found taken is replaced by another, and the server starts', 
   } finally {
     await s.stop();
   }
-});
+}, 150_000); // two starts, each up to a minute on a loaded machine (the harness's own deadline)
 
 test('a port the test chose itself is not replaced: its failure is the answer', async () => {
   await expect(startServerProcess(['--secure-port', String(heldPort)])).rejects.toThrow(`--secure-port ${heldPort}: another process already uses that address and port`);
-});
+}, 90_000);
