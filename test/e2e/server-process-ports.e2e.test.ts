@@ -17,16 +17,17 @@ afterAll(() => new Promise<void>((r) => held.close(() => r())));
 
 test('a picked port found taken is replaced by another, and the server starts', async () => {
   const picks: number[] = [];
-  // The first pick is a port that is in use, as a race would leave it.
+  // The second pick (the HTTPS port, which the server listens on first) is a port in use, as a race would leave it.
   const pickPort = async () => {
-    const port = picks.length === 0 ? heldPort : await freePort();
+    const port = picks.length === 1 ? heldPort : await freePort();
     picks.push(port);
     return port;
   };
   const s = await startServerProcess([], { pickPort });
   try {
-    expect(picks[0]).toBe(heldPort);
-    expect(s.port).not.toBe(heldPort);
+    expect(picks[1]).toBe(heldPort);
+    expect(picks).toHaveLength(4);
+    expect(s.securePort).toBe(picks[3]);
     expect((await fetch(`${s.url}/readyz`)).status).toBe(200);
   } finally {
     await s.stop();

@@ -124,7 +124,8 @@ async function startOnce(
       if (existsSync(kubeconfig) && (await adminHttpsStatus(kubeconfig, `${secureUrl}/readyz`)) === 200) break;
     } else {
       try {
-        const r = await fetch(`${url}/readyz`);
+        // Bounded: a port taken by another process may take the connection and never answer.
+        const r = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) });
         // The kubeconfig is written once the HTTPS port listens, just before the plain port opens.
         if (r.status === 200 && existsSync(kubeconfig)) break;
       } catch {
