@@ -54,16 +54,27 @@ export function rememberDecoded(def: ResourceDefinition, key: string, bytes: Buf
   }
 }
 
-/** decodeKeyValue(def, current) when this process wrote exactly these bytes under the key as `def`; else undefined. */
-export function decodeWritten(def: ResourceDefinition, current: Stored): KObject | undefined {
+/**
+ * When this process wrote exactly these bytes under the key as `def`: a function giving, at each call, a fresh
+ * decodeKeyValue(def, current). The bytes are compared once, however many copies an update takes (a patch takes two).
+ */
+export function writtenCopier(def: ResourceDefinition, current: Stored): (() => KObject) | undefined {
   const d = kept.get(current.key);
   if (!d) return undefined;
   if (d.def !== def || !sameValue(d, current)) return undefined;
   kept.delete(current.key); // most recently used last
   kept.set(current.key, d);
-  const obj = deepCopy(d.object);
-  obj.metadata.resourceVersion = String(current.modRevision);
-  return obj;
+  const revision = String(current.modRevision);
+  return () => {
+    const obj = deepCopy(d.object);
+    obj.metadata.resourceVersion = revision;
+    return obj;
+  };
+}
+
+/** decodeKeyValue(def, current) when this process wrote exactly these bytes under the key as `def`; else undefined. */
+export function decodeWritten(def: ResourceDefinition, current: Stored): KObject | undefined {
+  return writtenCopier(def, current)?.();
 }
 
 const comma = 0x2c;

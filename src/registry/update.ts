@@ -11,7 +11,7 @@ import { bumpGeneration, carrySystemFields, checkTypeMeta, keepSubresourceFields
 import { decodeKeyValue, encodeForStorage } from './codec';
 import { encodeWithinLimit } from './object-size';
 import { rememberWrite } from './encoded-objects';
-import { decodeWritten } from './decoded-writes';
+import { writtenCopier } from './decoded-writes';
 import { ObjectResult } from './results';
 import { strategyContext } from './context';
 import { WriteOptions } from './request';
@@ -149,7 +149,7 @@ async function prepare(store: UpdatingStore, key: string, name: string, current:
   const converter = converterOf(def);
   // A kind converted by a call is updated in the request's version: the stored object is converted first.
   // A large value this process wrote is copied from its decoded form, not decoded again (decoded-writes.ts).
-  const decode = () => decodeWritten(def, current) ?? decodeKeyValue(def, current);
+  const decode = (!converter && writtenCopier(def, current)) || (() => decodeKeyValue(def, current));
   const old = converter ? await convertFromStorage(converter, decodeKeyValue(def, current)) : decode();
   const obj = await produce(old, converter ? () => structuredClone(old) : decode);
   checkTypeMeta(def, obj);

@@ -4,7 +4,7 @@
  * the same bytes (as stored, or as the watch cache keeps them, with the revision written in), and as a copy of its own.
  */
 import { decodeKeyValue, encodeForStorage } from '../../../src/registry/codec';
-import { decodeWritten, forgetDecoded, minDecodedBytes, rememberDecoded } from '../../../src/registry/decoded-writes';
+import { decodeWritten, forgetDecoded, minDecodedBytes, rememberDecoded, writtenCopier } from '../../../src/registry/decoded-writes';
 import { withRevisionParts } from '../../../src/registry/with-revision';
 import { configMapDefinition } from '../../../src/resources/config-map';
 import { namespaceDefinition } from '../../../src/resources/namespace';
@@ -90,6 +90,12 @@ describe('large values kept decoded for the next update', () => {
     const second = decodeWritten(configMapDefinition, { key, value: bytes, modRevision: 42 })!;
     expect(second.metadata.labels!.app).toBe('x');
     expect(second).toEqual(decodedFromBytes(bytes, 42));
+    // One comparison of the bytes, several copies (an update's old value and the copy a patch edits).
+    const copy = writtenCopier(configMapDefinition, { key, value: bytes, modRevision: 42 })!;
+    const [a, b] = [copy(), copy()];
+    expect(a).not.toBe(b);
+    expect(a.data).not.toBe(b.data);
+    expect(b).toEqual(decodedFromBytes(bytes, 42));
   });
 
   test('a later write of the key replaces what was kept; small values and values JSON reads differently are not kept', () => {
