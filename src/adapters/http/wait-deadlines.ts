@@ -10,7 +10,12 @@ const sweepMs = 100;
 
 interface Waiting {
   deadline: number;
-  expire: () => void;
+  /**
+   * Dropped when the wait ends. The Set leaves old tables behind as waiters come and go; while one is garbage in the
+   * old generation a minor collection still reads it, and a callback there (it holds the request and its response)
+   * kept the whole request alive and promoted it, until a major collection.
+   */
+  expire: (() => void) | undefined;
 }
 
 export class WaitDeadlines {
@@ -35,6 +40,7 @@ export class WaitDeadlines {
 
   private remove(w: Waiting): void {
     this.waiting.delete(w);
+    w.expire = undefined;
     if (this.waiting.size === 0 && this.timer) {
       clearInterval(this.timer);
       this.timer = undefined;
@@ -46,8 +52,9 @@ export class WaitDeadlines {
     // Insertion order is deadline order (one wait for all), so the sweep stops at the first that is still in time.
     for (const w of this.waiting) {
       if (w.deadline > now) break;
+      const expire = w.expire!;
       this.remove(w);
-      w.expire();
+      expire();
     }
   }
 }
