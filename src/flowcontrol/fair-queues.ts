@@ -27,9 +27,13 @@ export interface Ticket {
   withdraw(): boolean;
 }
 
+/**
+ * A request waiting for a seat. Its callback (which holds the request and its response) is dropped once it starts
+ * or withdraws: the queue's array leaves old backing stores behind as it grows and shrinks, and while one is
+ * garbage in the old generation a minor collection still reads it (see WaitDeadlines).
+ */
 interface Waiter {
-  start: () => void;
-  queued: boolean;
+  start: (() => void) | undefined;
 }
 
 export class FairQueues {
@@ -61,14 +65,14 @@ export class FairQueues {
     }
     const queue = this.queues.get(flow) ?? [];
     if (queue.length >= this.limits.queueLength) return undefined;
-    const waiter: Waiter = { start, queued: true };
+    const waiter: Waiter = { start };
     queue.push(waiter);
     if (queue.length === 1) this.queues.set(flow, queue);
     this.waiting++;
     return {
       withdraw: () => {
-        if (!waiter.queued) return false;
-        waiter.queued = false;
+        if (!waiter.start) return false;
+        waiter.start = undefined;
         queue.splice(queue.indexOf(waiter), 1);
         if (!queue.length) this.queues.delete(flow);
         this.waiting--;
@@ -90,10 +94,11 @@ export class FairQueues {
       // The flow goes to the back of the line (or leaves it when served out).
       this.queues.delete(flow);
       if (queue.length) this.queues.set(flow, queue);
-      waiter.queued = false;
+      const start = waiter.start!;
+      waiter.start = undefined;
       this.waiting--;
       this.executing++;
-      waiter.start();
+      start();
     }
   }
 }
