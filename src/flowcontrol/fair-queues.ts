@@ -27,13 +27,9 @@ export interface Ticket {
   withdraw(): boolean;
 }
 
-/**
- * A request waiting for a seat. Its callback (which holds the request and its response) is dropped once it starts
- * or withdraws: the queue's array leaves old backing stores behind as it grows and shrinks, and while one is
- * garbage in the old generation a minor collection still reads it (see WaitDeadlines).
- */
 interface Waiter {
-  start: (() => void) | undefined;
+  start: () => void;
+  queued: boolean;
 }
 
 export class FairQueues {
@@ -65,14 +61,14 @@ export class FairQueues {
     }
     const queue = this.queues.get(flow) ?? [];
     if (queue.length >= this.limits.queueLength) return undefined;
-    const waiter: Waiter = { start };
+    const waiter: Waiter = { start, queued: true };
     queue.push(waiter);
     if (queue.length === 1) this.queues.set(flow, queue);
     this.waiting++;
     return {
       withdraw: () => {
-        if (!waiter.start) return false;
-        waiter.start = undefined;
+        if (!waiter.queued) return false;
+        waiter.queued = false;
         queue.splice(queue.indexOf(waiter), 1);
         if (!queue.length) this.queues.delete(flow);
         this.waiting--;
@@ -94,11 +90,10 @@ export class FairQueues {
       // The flow goes to the back of the line (or leaves it when served out).
       this.queues.delete(flow);
       if (queue.length) this.queues.set(flow, queue);
-      const start = waiter.start!;
-      waiter.start = undefined;
+      waiter.queued = false;
       this.waiting--;
       this.executing++;
-      start();
+      waiter.start();
     }
   }
 }

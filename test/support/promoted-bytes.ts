@@ -40,6 +40,8 @@ export async function promotedBytes(marker: string, run: (minorGc: () => void) =
   try {
     await post(session, 'HeapProfiler.startSampling', { samplingInterval: 64, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false });
     await run(() => collect({ type: 'minor' }));
+    // Garbage since the last collection would count as live: one more minor collection frees it.
+    collect({ type: 'minor' });
     const { profile } = await post<{ profile: { head: ProfileNode } }>(session, 'HeapProfiler.stopSampling');
     let bytes = 0;
     const walk = (node: ProfileNode, under: boolean) => {

@@ -188,10 +188,9 @@ export function accessFilter(deps: AccessDeps): RequestHandler {
       const ticket = queues.enter(attrs.user.username, () => {
         started = true;
         if (!cancelWait) return;
-        // Dispatched from another request's end: run outside it, so one request's error stays its own. A microtask
-        // rather than an Immediate: no object per waiting request, and no wait for the event loop's check phase.
+        // Dispatched from another request's end: run outside it, so one request's error stays its own.
         cancelWait();
-        queueMicrotask(proceed);
+        setImmediate(proceed);
       });
       if (!ticket) return sendError(req, res, errors.tooManyRequests('Too many requests, please try again later.', 1));
       const finished = () => {
