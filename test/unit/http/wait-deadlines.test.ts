@@ -46,7 +46,7 @@ describe('flow-control wait deadlines (one sweep for all waiters)', () => {
       }
     });
     for (const cancel of waiting) cancel();
-    // About 480 bytes per wait when each kept its callback (the whole graph promoted), a few now.
+    // About 215 bytes per wait when each kept its callback (graphs promoted), about 1 now.
     expect(bytes / waits).toBeLessThan(50);
   });
 });
