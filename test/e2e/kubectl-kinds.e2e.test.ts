@@ -87,7 +87,8 @@ describe('kubectl drives every kind', () => {
     watcher.stdout.on('data', (c) => (out += c));
     await until('the watch to show watched', () => out.includes('watched'), { onTimeout: () => out });
     expect((await kubectl(['label', 'configmap', 'watched', 'seen=yes'])).code).toBe(0);
-    await until('the watch to show MODIFIED', () => out.includes('MODIFIED'), { onTimeout: () => out });
+    // The whole line: kubectl may write the event's name in a later chunk than its type.
+    await until('the watch to show MODIFIED', () => /MODIFIED\s+watched/.test(out), { onTimeout: () => out });
     watcher.kill();
     expect(out).toMatch(/ADDED\s+watched/);
     expect(out).toMatch(/MODIFIED\s+watched/);

@@ -21,8 +21,14 @@ let gcFn: Gc | undefined;
 /** V8's gc(), exposed for this process (jest runs tests without --expose-gc). */
 export function gc(): Gc {
   if (!gcFn) {
+    // Only the context made while the flag is set gets gc(): set back at once, or every later context (jest's, for
+    // the next test file) would have a global gc.
     setFlagsFromString('--expose-gc');
-    gcFn = runInNewContext('gc') as Gc;
+    try {
+      gcFn = runInNewContext('gc') as Gc;
+    } finally {
+      setFlagsFromString('--no-expose-gc');
+    }
   }
   return gcFn;
 }
