@@ -5,8 +5,7 @@
  * collection, and so a WeakRef, would see nothing wrong.
  */
 import { Session } from 'node:inspector';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { fullCollection } from '../../src/adapters/runtime/heap-trim';
 
 type Gc = (options?: { type: 'minor' | 'major' }) => void;
 
@@ -16,21 +15,9 @@ interface ProfileNode {
   children: ProfileNode[];
 }
 
-let gcFn: Gc | undefined;
-
-/** V8's gc(), exposed for this process (jest runs tests without --expose-gc). */
+/** V8's gc(), as the server's heap trimmer gets it (fullCollection); it also takes { type: 'minor' }. */
 export function gc(): Gc {
-  if (!gcFn) {
-    // Only the context made while the flag is set gets gc(): set back at once, or every later context (jest's, for
-    // the next test file) would have a global gc.
-    setFlagsFromString('--expose-gc');
-    try {
-      gcFn = runInNewContext('gc') as Gc;
-    } finally {
-      setFlagsFromString('--no-expose-gc');
-    }
-  }
-  return gcFn;
+  return fullCollection() as Gc;
 }
 
 function post<T>(session: Session, method: string, params?: object): Promise<T> {
