@@ -1,4 +1,5 @@
 /** Signing and verifying service-account JWTs; the adapter holds the keys. */
+import type { MaybePromise } from '../machinery/maybe-async';
 
 export interface TokenClaims {
   iss: string;
@@ -20,5 +21,5 @@ export interface TokenPort {
    * is not a JWT from one of `issuers` (another authenticator's), throws
    * InvalidTokenError when it is ours but invalid.
    */
-  verify(token: string, opts: { issuers: string[]; audiences: string[]; now: Date }): Promise<TokenClaims | undefined>;
+  verify(token: string, opts: { issuers: string[]; audiences: string[]; now: Date }): MaybePromise<TokenClaims | undefined>;
 }

@@ -10,7 +10,8 @@ import type { Socket } from 'node:net';
 import type { UserInfo } from '../../machinery/resource-definition';
 import { errors } from '../../machinery/status';
 import type { AuthorizerPort, AuthzAttributes } from '../../ports/authorizer.port';
-import type { AuthenticatorChain } from '../../auth/authn/chain';
+import type { AuthenticatorChain, ChainResult } from '../../auth/authn/chain';
+import { isPromiseLike, runMaybeAsync, type MaybePromise } from '../../machinery/maybe-async';
 import type { ClientCertificate } from '../../auth/authn/authenticator';
 import { impersonate, wantsImpersonation } from '../../auth/impersonation';
 import { forbiddenError } from '../../auth/forbidden';
@@ -131,6 +132,73 @@ export function accessFilter(deps: AccessDeps): RequestHandler {
   const pool = (admitted: number) => new FairQueues({ admitted, seats: Math.min(deps.limits.seats ?? defaultSeats, admitted), queueLength });
   const pools = { readOnly: pool(deps.limits.readOnly), mutating: pool(deps.limits.mutating) };
   const deadlines = new WaitDeadlines(queueWaitMs);
+  function* admit(req: Request, res: Response, next: NextFunction, tls: boolean): Generator<unknown, void, unknown> {
+    let user: UserInfo = localAdmin;
+    if (tls) {
+      const result = (yield deps.authenticator.authenticate({ clientCertificate: clientCertificate(req.socket as TLSSocket, deps.podCertificates), bearerToken: bearerToken(req) })) as ChainResult;
+      if ('unauthorized' in result) {
+        res.setHeader('WWW-Authenticate', 'Bearer realm="svc-apiserver"');
+        return sendError(req, res, errors.unauthorized());
+      }
+      user = result.user;
+    }
+    const info = requestInfoOf(req);
+    const attrs: AuthzAttributes = {
+      user,
+      verb: info.verb,
+      resourceRequest: info.resourceRequest,
+      apiGroup: info.apiGroup,
+      apiVersion: info.apiVersion,
+      resource: info.resource,
+      subresource: info.subresource,
+      namespace: info.namespace,
+      name: info.name,
+      path: info.resourceRequest ? undefined : info.path,
+    };
+    // A full audit buffer under the blocking policy holds new requests back until the writer catches up.
+    const room = deps.audit?.room();
+    if (room) yield room;
+    const audit = deps.audit ? auditRequest(deps.audit, req, res, attrs) : undefined;
+    setUser(res, user);
+    if (tls && wantsImpersonation(req.headers)) {
+      attrs.user = impersonate(user, req.headersDistinct, deps.authorizer);
+      setUser(res, attrs.user);
+      audit?.impersonated(attrs.user);
+    }
+    const proceed = () => {
+      if (tls) {
+        const decision = deps.authorizer.authorize(attrs);
+        if (!decision.allowed) return sendError(req, res, forbiddenError(attrs, decision.reason));
+      }
+      if (info.longRunning) audit?.started(200);
+      next();
+    };
+    // Watches are long-running and not counted; neither are the superusers (as upstream's exempt level).
+    if (info.longRunning || attrs.user.groups.includes(groups.masters)) return proceed();
+    const queues = pools[mutatingMethods.has(req.method) ? 'mutating' : 'readOnly'];
+    let started = false;
+    let cancelWait: (() => void) | undefined;
+    const ticket = queues.enter(attrs.user.username, () => {
+      started = true;
+      if (!cancelWait) return;
+      // Dispatched from another request's end: run outside it, so one request's error stays its own.
+      cancelWait();
+      setImmediate(proceed);
+    });
+    if (!ticket) return sendError(req, res, errors.tooManyRequests('Too many requests, please try again later.', 1));
+    const finished = () => {
+      if (started) {
+        started = false;
+        queues.leave();
+      } else if (ticket.withdraw()) cancelWait?.();
+    };
+    res.on('close', finished); // after 'finish', or alone when the client went away
+    if (started) return proceed();
+    cancelWait = deadlines.add(() => {
+      if (ticket.withdraw()) sendError(req, res, errors.tooManyRequests('Too many requests, please try again later.', 1));
+    });
+  }
+
   return (req: Request, res: Response, next: NextFunction) => {
     const tls = (req.socket as TLSSocket).encrypted === true;
     // The plain port serves system:admin, whom nothing limits or authorizes: with no audit trail to write there is
@@ -139,71 +207,13 @@ export function accessFilter(deps: AccessDeps): RequestHandler {
       setUser(res, localAdmin);
       return next();
     }
-    void (async () => {
-      let user: UserInfo = localAdmin;
-      if (tls) {
-        const result = await deps.authenticator.authenticate({ clientCertificate: clientCertificate(req.socket as TLSSocket, deps.podCertificates), bearerToken: bearerToken(req) });
-        if ('unauthorized' in result) {
-          res.setHeader('WWW-Authenticate', 'Bearer realm="svc-apiserver"');
-          return sendError(req, res, errors.unauthorized());
-        }
-        user = result.user;
-      }
-      const info = requestInfoOf(req);
-      const attrs: AuthzAttributes = {
-        user,
-        verb: info.verb,
-        resourceRequest: info.resourceRequest,
-        apiGroup: info.apiGroup,
-        apiVersion: info.apiVersion,
-        resource: info.resource,
-        subresource: info.subresource,
-        namespace: info.namespace,
-        name: info.name,
-        path: info.resourceRequest ? undefined : info.path,
-      };
-      // A full audit buffer under the blocking policy holds new requests back until the writer catches up.
-      const room = deps.audit?.room();
-      if (room) await room;
-      const audit = deps.audit ? auditRequest(deps.audit, req, res, attrs) : undefined;
-      setUser(res, user);
-      if (tls && wantsImpersonation(req.headers)) {
-        attrs.user = impersonate(user, req.headersDistinct, deps.authorizer);
-        setUser(res, attrs.user);
-        audit?.impersonated(attrs.user);
-      }
-      const proceed = () => {
-        if (tls) {
-          const decision = deps.authorizer.authorize(attrs);
-          if (!decision.allowed) return sendError(req, res, forbiddenError(attrs, decision.reason));
-        }
-        if (info.longRunning) audit?.started(200);
-        next();
-      };
-      // Watches are long-running and not counted; neither are the superusers (as upstream's exempt level).
-      if (info.longRunning || attrs.user.groups.includes(groups.masters)) return proceed();
-      const queues = pools[mutatingMethods.has(req.method) ? 'mutating' : 'readOnly'];
-      let started = false;
-      let cancelWait: (() => void) | undefined;
-      const ticket = queues.enter(attrs.user.username, () => {
-        started = true;
-        if (!cancelWait) return;
-        // Dispatched from another request's end: run outside it, so one request's error stays its own.
-        cancelWait();
-        setImmediate(proceed);
-      });
-      if (!ticket) return sendError(req, res, errors.tooManyRequests('Too many requests, please try again later.', 1));
-      const finished = () => {
-        if (started) {
-          started = false;
-          queues.leave();
-        } else if (ticket.withdraw()) cancelWait?.();
-      };
-      res.on('close', finished); // after 'finish', or alone when the client went away
-      if (started) return proceed();
-      cancelWait = deadlines.add(() => {
-        if (ticket.withdraw()) sendError(req, res, errors.tooManyRequests('Too many requests, please try again later.', 1));
-      });
-    })().catch((e) => sendError(req, res, e));
+    // Synchronous unless an authenticator or the audit buffer makes it wait (runMaybeAsync).
+    let admitted: MaybePromise<void>;
+    try {
+      admitted = runMaybeAsync(admit(req, res, next, tls));
+    } catch (e) {
+      return sendError(req, res, e);
+    }
+    if (isPromiseLike(admitted)) admitted.then(undefined, (e: unknown) => sendError(req, res, e));
   };
 }

@@ -4,6 +4,7 @@
  * nothing of audiences (the token file) answers for the server's own ones
  * only, and says it did.
  */
+import type { MaybePromise } from '../../machinery/maybe-async';
 import type { Authenticator, AuthnResult, Credentials } from './authenticator';
 
 /** The members of `a` that `b` holds, in a's order (upstream's Audiences.Intersect). */
@@ -18,12 +19,13 @@ export function intersectAudiences(a: readonly string[], b: readonly string[]): 
  */
 export function audienceAgnostic(inner: Authenticator, implicit: readonly string[]): Authenticator {
   return {
-    async authenticate(c: Credentials): Promise<AuthnResult> {
+    authenticate(c: Credentials): MaybePromise<AuthnResult> {
       if (!c.audiences) return inner.authenticate(c);
       const audiences = intersectAudiences(implicit, c.audiences);
       if (audiences.length === 0) return undefined;
-      const r = await inner.authenticate(c);
-      return r && 'user' in r ? { user: r.user, audiences } : r;
+      const withAudiences = (r: AuthnResult): AuthnResult => (r && 'user' in r ? { user: r.user, audiences } : r);
+      const r = inner.authenticate(c);
+      return r instanceof Promise ? r.then(withAudiences) : withAudiences(r);
     },
   };
 }

@@ -4,8 +4,9 @@
  * request, a presented but unrecognised credential is 401, never anonymous.
  */
 import type { UserInfo } from '../../machinery/resource-definition';
+import { runMaybeAsync, type MaybePromise } from '../../machinery/maybe-async';
 import { anonymousUser, withAuthenticatedGroup } from '../user';
-import type { Authenticator, Credentials } from './authenticator';
+import type { Authenticator, AuthnResult, Credentials } from './authenticator';
 
 export type ChainResult = { user: UserInfo } | { unauthorized: string };
 
@@ -16,15 +17,20 @@ export class AuthenticatorChain {
     private readonly anonymous: boolean,
   ) {}
 
-  async authenticate(c: Credentials): Promise<ChainResult> {
+  /** Synchronous when every authenticator asked answered synchronously (a token file, a cached token). */
+  authenticate(c: Credentials): MaybePromise<ChainResult> {
+    return runMaybeAsync(this.steps(c));
+  }
+
+  private *steps(c: Credentials): Generator<unknown, ChainResult, AuthnResult> {
     const problems: string[] = [];
     for (const a of this.certificate) {
-      const r = await a.authenticate(c);
+      const r: AuthnResult = yield a.authenticate(c);
       if (r && 'user' in r) return { user: withAuthenticatedGroup(r.user) };
       if (r) problems.push(r.error);
     }
     if (c.bearerToken !== undefined) {
-      const r = await this.tokenUser(c);
+      const r = yield* this.tokenUser(c);
       if ('user' in r) return { user: r.user };
       for (const e of r.errors) problems.push(e);
       // Nobody claimed the token: upstream's "invalid bearer token".
@@ -41,15 +47,15 @@ export class AuthenticatorChain {
    * and for which of `audiences` it is good, or why it is not.
    */
   async authenticateToken(bearerToken: string, audiences?: string[]): Promise<{ user: UserInfo; audiences?: string[] } | { error: string }> {
-    const r = await this.tokenUser({ bearerToken, audiences });
+    const r = await runMaybeAsync(this.tokenUser({ bearerToken, audiences }));
     return 'user' in r ? r : { error: r.errors.length ? r.errors.join('; ') : 'invalid bearer token' };
   }
 
   /** The token authenticators in turn: the first user wins, else every error they gave. */
-  private async tokenUser(c: Credentials): Promise<{ user: UserInfo; audiences?: string[] } | { errors: string[] }> {
+  private *tokenUser(c: Credentials): Generator<unknown, { user: UserInfo; audiences?: string[] } | { errors: string[] }, AuthnResult> {
     const errors: string[] = [];
     for (const a of this.token) {
-      const r = await a.authenticate(c);
+      const r: AuthnResult = yield a.authenticate(c);
       if (r && 'user' in r) return { user: withAuthenticatedGroup(r.user), ...(r.audiences ? { audiences: r.audiences } : {}) };
       if (r) errors.push(r.error);
     }

@@ -6,6 +6,7 @@
 import type { ClockPort } from '../../ports/clock.port';
 import { InvalidTokenError, type TokenClaims, type TokenPort } from '../../ports/token.port';
 import { serviceAccountGroups, serviceAccountUsername } from '../user';
+import { runMaybeAsync, type MaybePromise } from '../../machinery/maybe-async';
 import type { Authenticator, AuthnResult, Credentials } from './authenticator';
 import { intersectAudiences } from './audiences';
 
@@ -30,42 +31,51 @@ export interface ServiceAccountTokenOptions {
 
 export function serviceAccountAuthenticator(tokens: TokenPort, lookup: UidLookup, clock: ClockPort, opts: ServiceAccountTokenOptions): Authenticator {
   return {
-    async authenticate({ bearerToken, audiences }: Credentials): Promise<AuthnResult> {
-      if (!bearerToken) return undefined;
-      // The audiences a TokenReview asks for, else the server's own: the token must be meant for one of them.
-      const wanted = audiences ?? opts.audiences;
-      let claims: TokenClaims | undefined;
-      try {
-        claims = await tokens.verify(bearerToken, { issuers: opts.issuers, audiences: wanted, now: clock.now() });
-      } catch (e) {
-        if (e instanceof InvalidTokenError) return { error: `service account token: ${e.message}` };
-        throw e;
-      }
-      if (!claims) return undefined;
-      const sa = claims[privateClaim] as ServiceAccountClaims | undefined;
-      if (!sa?.namespace || !sa.serviceaccount?.name || claims.sub !== serviceAccountUsername(sa.namespace, sa.serviceaccount.name)) {
-        return { error: 'service account token: malformed claims' };
-      }
-      const uid = lookup.uidOf('v1', 'ServiceAccount', sa.namespace, sa.serviceaccount.name);
-      if (!uid) return { error: `service account token: serviceaccounts "${sa.serviceaccount.name}" not found` };
-      if (uid !== sa.serviceaccount.uid) return { error: `service account token: the ServiceAccount's UID (${uid}) does not match the token's (${sa.serviceaccount.uid})` };
-      const bound = sa.boundObjectRef;
-      const extra: Record<string, string[]> = {};
-      if (bound) {
-        const boundUid = lookup.uidOf(bound.apiVersion, bound.kind, sa.namespace, bound.name);
-        if (!boundUid || boundUid !== bound.uid) return { error: `service account token: the object it is bound to (${bound.kind} ${bound.name}) no longer exists` };
-      }
-      if (claims.jti) extra['authentication.kubernetes.io/credential-id'] = [`JTI=${claims.jti}`];
-      const tokenAudiences: string[] = typeof claims.aud === 'string' ? [claims.aud] : (claims.aud ?? []);
-      return {
-        user: {
-          username: claims.sub,
-          uid: sa.serviceaccount.uid,
-          groups: serviceAccountGroups(sa.namespace),
-          ...(Object.keys(extra).length ? { extra } : {}),
-        },
-        audiences: intersectAudiences(tokenAudiences, wanted),
-      };
+    // Synchronous for a token the verifier remembers, as most requests present.
+    authenticate: (c: Credentials): MaybePromise<AuthnResult> => runMaybeAsync(serviceAccountUser(tokens, lookup, clock, opts, c)),
+  };
+}
+
+function* serviceAccountUser(
+  tokens: TokenPort,
+  lookup: UidLookup,
+  clock: ClockPort,
+  opts: ServiceAccountTokenOptions,
+  { bearerToken, audiences }: Credentials,
+): Generator<unknown, AuthnResult, TokenClaims | undefined> {
+  if (!bearerToken) return undefined;
+  // The audiences a TokenReview asks for, else the server's own: the token must be meant for one of them.
+  const wanted = audiences ?? opts.audiences;
+  let claims: TokenClaims | undefined;
+  try {
+    claims = yield tokens.verify(bearerToken, { issuers: opts.issuers, audiences: wanted, now: clock.now() });
+  } catch (e) {
+    if (e instanceof InvalidTokenError) return { error: `service account token: ${e.message}` };
+    throw e;
+  }
+  if (!claims) return undefined;
+  const sa = claims[privateClaim] as ServiceAccountClaims | undefined;
+  if (!sa?.namespace || !sa.serviceaccount?.name || claims.sub !== serviceAccountUsername(sa.namespace, sa.serviceaccount.name)) {
+    return { error: 'service account token: malformed claims' };
+  }
+  const uid = lookup.uidOf('v1', 'ServiceAccount', sa.namespace, sa.serviceaccount.name);
+  if (!uid) return { error: `service account token: serviceaccounts "${sa.serviceaccount.name}" not found` };
+  if (uid !== sa.serviceaccount.uid) return { error: `service account token: the ServiceAccount's UID (${uid}) does not match the token's (${sa.serviceaccount.uid})` };
+  const bound = sa.boundObjectRef;
+  const extra: Record<string, string[]> = {};
+  if (bound) {
+    const boundUid = lookup.uidOf(bound.apiVersion, bound.kind, sa.namespace, bound.name);
+    if (!boundUid || boundUid !== bound.uid) return { error: `service account token: the object it is bound to (${bound.kind} ${bound.name}) no longer exists` };
+  }
+  if (claims.jti) extra['authentication.kubernetes.io/credential-id'] = [`JTI=${claims.jti}`];
+  const tokenAudiences: string[] = typeof claims.aud === 'string' ? [claims.aud] : (claims.aud ?? []);
+  return {
+    user: {
+      username: claims.sub,
+      uid: sa.serviceaccount.uid,
+      groups: serviceAccountGroups(sa.namespace),
+      ...(Object.keys(extra).length ? { extra } : {}),
     },
+    audiences: intersectAudiences(tokenAudiences, wanted),
   };
 }

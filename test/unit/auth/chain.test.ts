@@ -26,6 +26,16 @@ describe('authenticator chain (upstream union, then fail-on-error before anonymo
     expect(await chain.authenticate({ bearerToken: 'eyJ...' })).toEqual({ unauthorized: 'token has expired' });
   });
 
+  it('answers at once, without a promise, when every authenticator asked did (a token file)', async () => {
+    expect(chain.authenticate({ bearerToken: 'good' })).toEqual({ user: { username: 'tina', uid: '1', groups: ['g', 'system:authenticated'] } });
+    const slow: Authenticator = { authenticate: async ({ bearerToken }) => (bearerToken === 'late' ? { user: { username: 'lou', groups: [] } } : undefined) };
+    const mixed = new AuthenticatorChain([x509Authenticator], [tokens, slow], false);
+    expect(mixed.authenticate({ bearerToken: 'good' })).not.toBeInstanceOf(Promise);
+    const late = mixed.authenticate({ bearerToken: 'late' });
+    expect(late).toBeInstanceOf(Promise);
+    expect(await late).toEqual({ user: { username: 'lou', groups: ['system:authenticated'] } });
+  });
+
   it('no credentials: anonymous when allowed, else 401', async () => {
     expect(await chain.authenticate({})).toEqual({ user: { username: 'system:anonymous', groups: ['system:unauthenticated'] } });
     expect(await new AuthenticatorChain([x509Authenticator], [tokens], false).authenticate({})).toEqual({ unauthorized: 'no credentials' });

@@ -81,6 +81,19 @@ describe('cached service-account token verification (upstream: success 10 s, fai
     expect(inner.verified).toBe(1); // the signature was checked once; the account on every request
   });
 
+  it('answers a remembered token at once, without a promise, and so does the authenticator over it', async () => {
+    const inner = countingPort(t0 / 1000 + 3600);
+    const cached = cachedTokenVerifier(inner, hash);
+    const lookup: UidLookup = { uidOf: () => 'sa-uid' };
+    const authn = serviceAccountAuthenticator(cached, lookup, clock, { issuers: [issuer], audiences });
+    const first = authn.authenticate({ bearerToken: 'good' });
+    expect(first).toBeInstanceOf(Promise);
+    await first;
+    expect(verify(cached)).toMatchObject({ sub: 'system:serviceaccount:ns:robot' });
+    expect(authn.authenticate({ bearerToken: 'good' })).toMatchObject({ user: { username: 'system:serviceaccount:ns:robot' } });
+    expect(inner.verified).toBe(1);
+  });
+
   it('keeps at most maxEntries tokens', async () => {
     const inner = countingPort(t0 / 1000 + 3600);
     const cached = cachedTokenVerifier(inner, hash, { successTtlMs: 10_000, maxEntries: 1 });
