@@ -158,19 +158,33 @@ async function secure(server) {
     const r = await request(`${url}/target?resourceVersion=0`, { agent: ag, headers: h });
     if (r.status !== 200) throw new Error(`get: ${r.status}`);
   };
+  // Node's own TLS in the same turns: bare node:http and node:https sending the GET's bytes, with the server's key and
+  // certificate. What HTTPS costs per request before anything authenticates or authorizes.
+  const bare = await startBareServer((await request(`${plainBase}/target?resourceVersion=0`)).body, server.certDir);
+  const [bs, bp] = [agent(g, tls), agent(g)];
+  const bareGet = (url, ag) => async () => {
+    if ((await request(url, { agent: ag })).status !== 200) throw new Error('bare get');
+  };
+  const bareCpu = () => serverCpuSeconds(bare);
   const getSides = {
     secure: { concurrency: g, cpuSeconds, fn: get(base, a, headers) },
     plain: { concurrency: g, cpuSeconds, fn: get(plainBase, p, {}) },
+    bareHttps: { concurrency: g, cpuSeconds: bareCpu, fn: bareGet(bare.secureUrl, bs) },
+    bareHttp: { concurrency: g, cpuSeconds: bareCpu, fn: bareGet(bare.url, bp) },
   };
   await closedLoop(g, 1000, getSides.secure.fn);
+  await closedLoop(g, 1000, getSides.bareHttps.fn);
   const gets = await inTurns(getSides, 6, (seconds * 1000) / 3);
-  a.destroy();
-  p.destroy();
+  for (const ag of [a, p, bs, bp]) ag.destroy();
+  await bare.stop();
   const [created, got, plainCreates, plainGets] = [creates.secure, gets.secure, creates.plain, gets.plain];
   const ratio = (s, b) => `server CPU ${fmt(s.cpuUsPerRequest / b.cpuUsPerRequest, 2)}× the plain port's`;
-  results.secure = { creates: created, gets: got, plainCreates, plainGets, createCpuRatio: created.cpuUsPerRequest / plainCreates.cpuUsPerRequest, getCpuRatio: got.cpuUsPerRequest / plainGets.cpuUsPerRequest };
+  const nodeTls = { https: gets.bareHttps, http: gets.bareHttp, addedUs: gets.bareHttps.cpuUsPerRequest - gets.bareHttp.cpuUsPerRequest };
+  results.secure = { creates: created, gets: got, plainCreates, plainGets, nodeTls, createCpuRatio: created.cpuUsPerRequest / plainCreates.cpuUsPerRequest, getCpuRatio: got.cpuUsPerRequest / plainGets.cpuUsPerRequest };
   row('secure', `creates/s, ${c} clients, HTTPS + bearer token + RBAC`, created.opsPerSec, plainCreates.opsPerSec, 'ops/s', `vs the plain port (system:admin) in turns with it; ${ratio(created, plainCreates)} (${fmt(plainCreates.cpuUsPerRequest, 0)} µs); p50 ${fmt(created.p50)} vs ${fmt(plainCreates.p50)} ms; ${created.errors} errors`, created.cpuUsPerRequest);
   row('secure', `GETs/s, ${g} clients (RV=0), HTTPS + bearer token + RBAC`, got.opsPerSec, plainGets.opsPerSec, 'ops/s', `vs the plain port in turns with it; ${ratio(got, plainGets)} (${fmt(plainGets.cpuUsPerRequest, 0)} µs); p50 ${fmt(got.p50, 2)} vs ${fmt(plainGets.p50, 2)} ms; ${got.errors} errors`, got.cpuUsPerRequest);
+  const added = got.cpuUsPerRequest - plainGets.cpuUsPerRequest;
+  row('secure', `GETs/s, ${g} clients, bare node:https vs bare node:http (node's TLS alone)`, nodeTls.https.opsPerSec, nodeTls.http.opsPerSec, 'ops/s', `the same bytes, in turns with the server's GETs; node's TLS adds ${fmt(nodeTls.addedUs, 0)} µs per request (${fmt(nodeTls.https.cpuUsPerRequest / nodeTls.http.cpuUsPerRequest, 2)}× bare http's ${fmt(nodeTls.http.cpuUsPerRequest, 0)} µs); the server's HTTPS + token + RBAC add ${fmt(added, 0)} µs`, nodeTls.https.cpuUsPerRequest);
   log(`secure: creates ${fmt(created.opsPerSec, 0)}/s (${fmt(results.secure.createCpuRatio, 2)}× plain CPU), gets ${fmt(got.opsPerSec, 0)}/s (${fmt(results.secure.getCpuRatio, 2)}× plain CPU)`);
 }
 

@@ -41,7 +41,9 @@ writeFileSync(join(work, 'tokens.csv'), `${token},profile-user,profile-uid,profi
 const secureArgs = secure ? ['--token-auth-file', join(work, 'tokens.csv')] : [];
 const etcd = process.argv[3] === 'etcd' ? await startEtcd() : undefined;
 const store = etcd ? ['--etcd-servers', etcd.endpoint, '--data-dir', join(work, 'data')] : ['--data-dir', join(work, 'data')];
-// PROFILE_NODE_ARGS="--max-semi-space-size=32" (say): extra node options for the server.
+// PROFILE_NODE_ARGS="--max-semi-space-size=32" (say): extra node options for the server. The profilers slow the first
+// seconds enough that V8 may pretenure the request path's allocation sites, after which every scavenge promotes whole
+// requests (docs/benchmark.md, "The profiler's own trap"); "--no-allocation-site-pretenuring" keeps runs comparable.
 const nodeArgs = (process.env.PROFILE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const usePerf = process.env.PROFILE_CPU === 'perf';
 if (usePerf && !havePerf()) {

@@ -155,18 +155,27 @@ function reportsOf(stream) {
   };
 }
 
-/** A bare node:http server answering every request with the same bytes. */
-export async function startBareServer(body) {
+/**
+ * A bare node:http server answering every request with the same bytes; with `certDir` (a server's PKI), node:https
+ * as well on a second port, with the same key and certificate: what node's own TLS costs per request.
+ */
+export async function startBareServer(body, certDir) {
   const port = await freePort();
+  const securePort = certDir ? await freePort() : 0;
   // The body goes through a file: an argument is limited to 128 KiB.
   const file = join(scratchDir('bench-bare-'), 'body');
   writeFileSync(file, body);
-  const code = `const b=require('node:fs').readFileSync(process.argv[1]);require('node:http').createServer((q,s)=>{s.writeHead(200,{'Content-Type':'application/json','Content-Length':b.length});s.end(b)}).listen(${port},'127.0.0.1')`;
-  const child = spawn(process.execPath, ['-e', code, file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const code = [
+    `const fs=require('node:fs'),b=fs.readFileSync(process.argv[1]);`,
+    `const h=(q,s)=>{s.writeHead(200,{'Content-Type':'application/json','Content-Length':b.length});s.end(b)};`,
+    `require('node:http').createServer(h).listen(${port},'127.0.0.1');`,
+    certDir ? `require('node:https').createServer({key:fs.readFileSync(process.argv[2]+'/apiserver.key'),cert:fs.readFileSync(process.argv[2]+'/apiserver.crt')},h).listen(${securePort},'127.0.0.1');` : '',
+  ].join('');
+  const child = spawn(process.execPath, ['-e', code, file, ...(certDir ? [certDir] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
   const proc = track(child);
   const url = `http://127.0.0.1:${port}`;
   await waitHttp(url, proc, 'bare server');
-  return { ...proc, url };
+  return { ...proc, url, ...(certDir ? { secureUrl: `https://127.0.0.1:${securePort}` } : {}) };
 }
 
 /**
