@@ -4,7 +4,7 @@
  * nothing of audiences (the token file) answers for the server's own ones
  * only, and says it did.
  */
-import type { MaybePromise } from '../../machinery/maybe-async';
+import { isPromiseLike, type MaybePromise } from '../../machinery/maybe-async';
 import type { Authenticator, AuthnResult, Credentials } from './authenticator';
 
 /** The members of `a` that `b` holds, in a's order (upstream's Audiences.Intersect). */
@@ -25,7 +25,7 @@ export function audienceAgnostic(inner: Authenticator, implicit: readonly string
       if (audiences.length === 0) return undefined;
       const withAudiences = (r: AuthnResult): AuthnResult => (r && 'user' in r ? { user: r.user, audiences } : r);
       const r = inner.authenticate(c);
-      return r instanceof Promise ? r.then(withAudiences) : withAudiences(r);
+      return isPromiseLike(r) ? r.then(withAudiences) : withAudiences(r);
     },
   };
 }
