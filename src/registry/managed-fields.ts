@@ -6,6 +6,7 @@
  */
 import {
   capUpdateManagers,
+  createdFieldsV1,
   decodeManagedFields,
   emptyManaged,
   encodeManagedFields,
@@ -28,8 +29,16 @@ export function recordManagedFields(def: ResourceDefinition, obj: KObject, old: 
   if (opts.appliedManagedFields) return;
   const managed = baseManaged(obj.metadata.managedFields, old?.metadata.managedFields, !!subresource);
   const version = opts.apiVersion ?? apiVersionOf(def);
-  const live = old ?? { metadata: {} };
   const ctx = updaterContext(def, subresource);
+  if (!old && managed.sets.size === 0 && ctx.resetTopLevel) {
+    // A create that nobody owned anything of: the writer owns every field (the general path below finds the same).
+    const fields = createdFieldsV1(obj, ctx.schema, ctx.resetTopLevel);
+    if (fields) {
+      const entry = { manager: opts.fieldManager || 'unknown', operation: 'Update' as const, apiVersion: version, time: timestamp(now), fieldsType: 'FieldsV1', fieldsV1: fields };
+      return setManagedFields(obj, Object.keys(fields).length ? [entry] : undefined);
+    }
+  }
+  const live = old ?? { metadata: {} };
   // With no entries there is nobody to take fields from: only what the writer may own needs comparing.
   const changed =
     managed.sets.size === 0
@@ -91,8 +100,8 @@ function buildUpdaterContext(def: ResourceDefinition, subresource?: string): Upd
     const owned = def.subresources[subresource].resetObjectMeta ? ['status'] : ['status', 'metadata'];
     return { schema, ignore: (s) => s.filter((p) => 'field' in p[0] && owned.includes(p[0].field)) };
   }
-  if (def.subresources.status) return { schema, ignore: (s) => s.recursiveDifference(status) };
-  return { schema };
+  if (def.subresources.status) return { schema, ignore: (s) => s.recursiveDifference(status), resetTopLevel: ['status'] };
+  return { schema, resetTopLevel: [] };
 }
 
 /** The object without metadata.managedFields: itself when it has none (callers only read the result). */

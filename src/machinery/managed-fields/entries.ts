@@ -141,7 +141,8 @@ export function capUpdateManagers(managed: Managed, max = maxUpdateManagers): vo
   }
 }
 
-const untrackedMetadata = ['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion'];
+/** Metadata fields nobody owns: the server sets them, or they are the object's identity. */
+export const untrackedMetadata: readonly string[] = ['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion'];
 
 /** Fields nobody owns: type meta, metadata itself and its server-managed fields. */
 export const untrackedFields = FieldSet.of(

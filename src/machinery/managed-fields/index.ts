@@ -2,6 +2,7 @@
 export { FieldSet } from './field-set';
 export { setToFieldsV1, fieldsV1ToSet, type FieldsV1 } from './fields-v1';
 export { type Path, type PathElement, field, keyElement, pathString, serializeElement, parseElement } from './path';
+export { createdFieldsV1 } from './created';
 export { toFieldSet, ensureNamedFieldsAreMembers } from './to-field-set';
 export { compare, type Comparison } from './compare';
 export { merge, removeItems } from './merge';

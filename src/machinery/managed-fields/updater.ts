@@ -37,6 +37,11 @@ export interface UpdaterContext {
   schema: Schema;
   /** Fields nobody may own through this endpoint (upstream's reset fields). */
   ignore?: (s: FieldSet) => FieldSet;
+  /**
+   * When `ignore` is no more than dropping these top-level fields whole (the main resource), the fast path of a
+   * create (createdFieldsV1) can skip them instead; undefined when it is something else.
+   */
+  resetTopLevel?: readonly string[];
 }
 
 const filtered = (c: Comparison, ignore?: (s: FieldSet) => FieldSet): Comparison =>
