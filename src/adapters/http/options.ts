@@ -14,10 +14,14 @@ import type { DeleteOptions, FieldValidation, ListOptions, WriteOptions } from '
 type OptionsKind = 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions';
 
 /** Default field manager: the User-Agent up to its first '/', printable only, at most 128 bytes. */
-function defaultManager(req: Request): string {
-  const ua = req.get('user-agent') ?? '';
-  return ua.split('/')[0].replace(/[^\x20-\x7e]/g, '').slice(0, 128);
+export function defaultManager(req: Request): string {
+  const ua = req.headers['user-agent'] ?? '';
+  // A client sends the same User-Agent on every request: the last one's manager is the answer again.
+  if (ua !== lastAgent.ua) lastAgent = { ua, manager: ua.split('/')[0].replace(/[^\x20-\x7e]/g, '').slice(0, 128) };
+  return lastAgent.manager;
 }
+
+let lastAgent = { ua: '', manager: '' };
 
 function validateManager(manager: string | undefined, errs: FieldError[]): void {
   if (manager === undefined) return;
