@@ -7,8 +7,8 @@
 import { deepEqual, isPlainObject } from '../object';
 import type { Schema } from '../schema/schema';
 import { FieldSet } from './field-set';
-import { field, Path, PathElement, serializeElement } from './path';
-import { Atom, atomOf, fieldType, listItemElement } from './typed';
+import { field, Path } from './path';
+import { Atom, atomOf, fieldType, itemsById } from './typed';
 
 export interface Comparison {
   added: FieldSet;
@@ -62,22 +62,9 @@ function sameAtom(atom: Atom, l: unknown, r: unknown): Atom | undefined {
   return atom;
 }
 
-function index(atom: Extract<Atom, { kind: 'list' }>, items: unknown[]): Map<string, { pe: PathElement; values: unknown[] }> {
-  const m = new Map<string, { pe: PathElement; values: unknown[] }>();
-  for (const item of items) {
-    const pe = listItemElement(atom, item);
-    if (typeof pe === 'string') continue;
-    const id = serializeElement(pe);
-    const e = m.get(id);
-    if (e) e.values.push(item);
-    else m.set(id, { pe, values: [item] });
-  }
-  return m;
-}
-
 function compareItems(atom: Extract<Atom, { kind: 'list' }>, ll: unknown[], rl: unknown[], path: Path, c: Comparison): void {
-  const lv = index(atom, ll);
-  const rv = index(atom, rl);
+  const lv = itemsById(atom, ll);
+  const rv = itemsById(atom, rl);
   const order = [...lv.keys(), ...[...rv.keys()].filter((k) => !lv.has(k))];
   for (const id of order) {
     const pe = (lv.get(id) ?? rv.get(id))!.pe;

@@ -8,8 +8,8 @@ import { isPlainObject } from '../object';
 import type { Schema } from '../schema/schema';
 import { untrackedMetadata } from './entries';
 import type { FieldsV1 } from './fields-v1';
-import { compareElements, PathElement, serializeElement } from './path';
-import { atomOf, fieldType, listItemElement } from './typed';
+import { compareElements, PathElement } from './path';
+import { atomOf, fieldType, itemsById } from './typed';
 
 /**
  * The fields of `obj` (a whole object being created) but type meta, the untracked metadata and the top-level
@@ -45,18 +45,9 @@ function added(v: unknown, schema: Schema | undefined): FieldsV1 {
   if (atom.kind === 'scalar') return {};
   if (atom.kind === 'list') {
     if (atom.relation === 'atomic' || !Array.isArray(v) || v.length === 0) return {};
-    const items = new Map<string, { pe: PathElement; values: unknown[] }>();
-    for (const item of v) {
-      const pe = listItemElement(atom, item);
-      if (typeof pe === 'string') continue;
-      const id = serializeElement(pe);
-      const seen = items.get(id);
-      if (seen) seen.values.push(item);
-      else items.set(id, { pe, values: [item] });
-    }
     const entries: Entry[] = [];
     // An item whose key is repeated is owned as a whole, nothing below it.
-    for (const [id, { pe, values }] of items) entries.push([id, pe, values.length === 1 ? added(values[0], atom.items) : {}]);
+    for (const [id, { pe, values }] of itemsById(atom, v)) entries.push([id, pe, values.length === 1 ? added(values[0], atom.items) : {}]);
     return sorted(entries, true);
   }
   if (atom.atomic || !isPlainObject(v)) return {};

@@ -7,7 +7,7 @@
  */
 import { isPlainObject } from '../object';
 import { deref, itemSchema, Schema } from '../schema/schema';
-import { keyElement, PathElement } from './path';
+import { keyElement, PathElement, serializeElement } from './path';
 import { valueToString } from './go-values';
 
 export type Atom =
@@ -99,6 +99,20 @@ export function listItemElement(atom: Extract<Atom, { kind: 'list' }>, item: unk
   if (Array.isArray(item)) return 'not supported: associative list with lists as elements';
   if (item === null) return "associative list without keys has an element that's an explicit null";
   return { value: item };
+}
+
+/** A granular list's items by their element's FieldsV1 spelling, in order; items without an element are left out. */
+export function itemsById(atom: Extract<Atom, { kind: 'list' }>, items: unknown[]): Map<string, { pe: PathElement; values: unknown[] }> {
+  const m = new Map<string, { pe: PathElement; values: unknown[] }>();
+  for (const item of items) {
+    const pe = listItemElement(atom, item);
+    if (typeof pe === 'string') continue;
+    const id = serializeElement(pe);
+    const e = m.get(id);
+    if (e) e.values.push(item);
+    else m.set(id, { pe, values: [item] });
+  }
+  return m;
 }
 
 /** Go's %#v of a decoded JSON value wrapped in structured-merge-diff's value type. */
