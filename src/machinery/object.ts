@@ -61,6 +61,12 @@ export interface KList<T = KObject> {
  * Deep copy of plain JSON data: objects and arrays are copied, strings are shared (they are immutable, and
  * structuredClone would copy every character of a large ConfigMap value). Anything else goes to structuredClone.
  */
+/** Assignment that keeps a `__proto__` key as a member (JSON.parse makes one) instead of swapping the prototype. */
+export function putMember(obj: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
+}
+
 export function deepCopy<T>(v: T): T {
   if (typeof v !== 'object' || v === null) return v;
   if (Array.isArray(v)) return v.map(deepCopy) as T;
@@ -68,10 +74,7 @@ export function deepCopy<T>(v: T): T {
   if (proto !== Object.prototype && proto !== null) return structuredClone(v);
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(v)) {
-    const value = deepCopy((v as Record<string, unknown>)[k]);
-    // An own "__proto__" member (JSON.parse makes one) stays a member, not the copy's prototype.
-    if (k === '__proto__') Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
-    else out[k] = value;
+    putMember(out, k, deepCopy((v as Record<string, unknown>)[k]));
   }
   return out as T;
 }
@@ -100,6 +103,14 @@ export function dropKey(obj: object, key: string): void {
   if (key in obj) delete (obj as Record<string, unknown>)[key];
 }
 
+/**
+ * `o[k]` when k is one of o's own keys. For lookups by a key a client chose (a body's field, a selector's field): a
+ * plain object read as a map would otherwise answer `constructor`, `toString` or `__proto__` from Object.prototype.
+ */
+export function ownValue<T>(o: Readonly<Record<string, T>> | undefined, k: string): T | undefined {
+  return o !== undefined && Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
+}
+
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -121,6 +132,6 @@ export function typeMetaFirst(obj: Record<string, unknown>): Record<string, unkn
   const out: Record<string, unknown> = {};
   if (obj.kind !== undefined) out.kind = obj.kind;
   if (obj.apiVersion !== undefined) out.apiVersion = obj.apiVersion;
-  for (const k of keys) if (k !== 'kind' && k !== 'apiVersion') out[k] = obj[k];
+  for (const k of keys) if (k !== 'kind' && k !== 'apiVersion') putMember(out, k, obj[k]);
   return out;
 }

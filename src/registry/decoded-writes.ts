@@ -7,7 +7,7 @@
  * objects and arrays around them. Small values decode faster than they would be compared, and are not kept; at most
  * 16 MiB of values are (each with its strings: twice that in memory), the least recently used going first.
  */
-import { deepCopy, type KObject } from '../machinery/object';
+import { deepCopy, putMember, type KObject } from '../machinery/object';
 import type { ResourceDefinition } from '../machinery/resource-definition';
 import type { KeyValue } from '../ports/storage.port';
 import { revisionInsertAt } from './with-revision';
@@ -153,9 +153,7 @@ function jsonForm(v: unknown): unknown {
     const e = jsonForm((v as Record<string, unknown>)[k]);
     if (e === unsure) return unsure;
     if (e === omitted) continue;
-    // JSON.parse makes "__proto__" an own member, not the prototype.
-    if (k === '__proto__') Object.defineProperty(out, k, { value: e, enumerable: true, writable: true, configurable: true });
-    else out[k] = e;
+    putMember(out, k, e);
   }
   return out;
 }

@@ -5,7 +5,7 @@
  * ShardedListAndWatch gate) hashes metadata.uid or metadata.namespace.
  */
 import { errors } from '../machinery/status';
-import { KObject } from '../machinery/object';
+import { KObject, ownValue } from '../machinery/object';
 import { ResourceDefinition } from '../machinery/resource-definition';
 import type { FeatureGates } from '../machinery/feature-gates';
 import { parseLabelSelector, LabelSelectorError } from '../machinery/labels';
@@ -55,7 +55,7 @@ export function compilePredicate(def: ResourceDefinition, labelSelector?: string
   let name: string | undefined;
   let namespace: string | undefined;
   for (const r of fields?.requirements ?? []) {
-    if (!getters[r.field]) {
+    if (!ownValue(getters, r.field)) {
       if (def.unknownFieldSelectorMessage) throw errors.badRequest(def.unknownFieldSelectorMessage(r.field));
       const known = Object.keys(getters).map((k) => JSON.stringify(k)).join(', ');
       throw errors.badRequest(`"${r.field}" is not a known field selector: only ${known}`);

@@ -3,7 +3,8 @@
  * nodes used to keep the server busy (and growing by gigabytes) for as long as anyone waited, and an anchor that
  * contains itself made a cycle: both are now a 400 with go-yaml's words, as a create and as a server-side apply. A
  * JSON patch of a few KB whose copies double the object did the same: copies may now add 3 MiB at most (upstream's
- * JSONPatchMaxCopyBytes), past which the patch is upstream's generic 422.
+ * JSONPatchMaxCopyBytes), past which the patch is upstream's generic 422. Fields named like Object.prototype's members
+ * (`constructor`, `toString`, `__proto__`) used to pass as known fields, and were stored; they are unknown fields now.
  */
 import { laughs } from '../support/yaml-bombs';
 import { apply, CacheServer, cmPath, MERGE, send, startWriteServer } from './write-helpers';
@@ -70,6 +71,27 @@ describe('hostile bodies (lmdb)', () => {
     expect(r.status).toBe(200);
     expect(r.json.data).toEqual({ a: '1' });
     expect(r.headers.get('warning')).toBe('299 - "duplicate field \\"data.a\\""');
+  });
+  test('fields named like Object.prototype members are unknown fields, refused or dropped, never stored', async () => {
+    const body = (name: string) => `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"${name}","toString":"x"},"constructor":"x","__proto__":{"data":{"b":"2"}},"data":{"constructor":"kept"}}`;
+    const strict = await send(s, 'POST', `${cmPath()}?fieldValidation=Strict`, body('proto-strict'));
+    expect([strict.status, strict.json?.message]).toEqual([
+      400,
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "metadata.toString", unknown field "constructor", unknown field "__proto__"',
+    ]);
+    expect((await send(s, 'GET', `${cmPath()}/proto-strict`)).status).toBe(404);
+    const warned = await send(s, 'POST', `${cmPath()}?fieldValidation=Warn`, body('proto-warn'));
+    expect(warned.status).toBe(201);
+    expect(warned.headers.get('warning')).toBe('299 - "unknown field \\"metadata.toString\\"", 299 - "unknown field \\"constructor\\"", 299 - "unknown field \\"__proto__\\""');
+    const stored = await send(s, 'GET', `${cmPath()}/proto-warn`);
+    expect(Object.keys(stored.json).sort()).toEqual(['apiVersion', 'data', 'kind', 'metadata']);
+    expect(stored.json.data).toEqual({ constructor: 'kept' });
+    expect(stored.text).not.toContain('toString');
+  });
+
+  test('a field selector on such a name is an unknown field selector', async () => {
+    const r = await send(s, 'GET', `${cmPath()}?fieldSelector=constructor%3Dx`);
+    expect([r.status, r.json?.message]).toEqual([400, '"constructor" is not a known field selector: only "metadata.name", "metadata.namespace"']);
   });
 });
 

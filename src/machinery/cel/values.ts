@@ -12,6 +12,7 @@ import { isReflectMessage } from '@bufbuild/protobuf/reflect';
 import { escapePropertyName } from './escaping';
 import { none, some } from './library/optional';
 import type { OpenApiSchema } from './schema-types';
+import { ownValue } from '../object';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -42,7 +43,7 @@ export function toCelValue(value: unknown, schema?: OpenApiSchema): CelInput {
         return out;
       }
       for (const [k, v] of Object.entries(value)) {
-        const prop = schema.properties?.[k];
+        const prop = ownValue(schema.properties, k);
         const name = prop ? escapePropertyName(k) : k;
         if (name !== undefined) out[name] = toCelValue(v, prop);
       }

@@ -5,7 +5,7 @@
  * Values with no schema (preserve-unknown, free-form objects) are typed by
  * their shape: objects are granular maps, lists are atomic.
  */
-import { isPlainObject } from '../object';
+import { isPlainObject, ownValue } from '../object';
 import { deref, itemSchema, Schema } from '../schema/schema';
 import { keyElement, PathElement, serializeElement } from './path';
 import { valueToString } from './go-values';
@@ -77,7 +77,7 @@ export interface FieldType {
 }
 
 export function fieldType(atom: Extract<Atom, { kind: 'map' }>, key: string): FieldType {
-  const f = atom.fields[key];
+  const f = ownValue(atom.fields, key);
   if (f) return { schema: f, declared: true, known: true };
   if (atom.elements === undefined) return { schema: undefined, declared: false, known: false };
   return { schema: atom.elements === 'untyped' ? undefined : atom.elements, declared: false, known: true };

@@ -11,11 +11,7 @@ export function has(obj: JsonMap, key: string): boolean {
   return Object.hasOwn(obj, key);
 }
 
-/** Assignment that keeps a `__proto__` key as data instead of swapping the prototype. */
-export function put(obj: JsonMap, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-  else obj[key] = value;
-}
+export { putMember as put } from '../object';
 
 /** The distinctions Go's reflect.TypeOf makes on decoded JSON (ints are kept as int64, others float64). */
 export type ValueKind = 'map' | 'list' | 'string' | 'int' | 'float' | 'bool' | 'null';

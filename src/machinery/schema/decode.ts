@@ -6,7 +6,7 @@
  * items of struct type become {} as Go decodes them.
  */
 import { Schema, deref, itemSchema, propertySchema } from './schema';
-import { isPlainObject } from '../object';
+import { isPlainObject, ownValue } from '../object';
 
 export interface DecodeReport {
   unknownFields: string[];
@@ -47,8 +47,13 @@ function integerProblem(v: number, type: 'int32' | 'int64', field: string, owner
 /** Go struct name for messages: the declared class, without our `Schema` suffix. */
 function structName(ref: string | undefined, fallback: string): string {
   if (!ref) return fallback;
-  return ref.slice(ref.lastIndexOf('/') + 1).replace(/Schema$/, '');
+  let name = structNames.get(ref);
+  if (name === undefined) structNames.set(ref, (name = ref.slice(ref.lastIndexOf('/') + 1).replace(/Schema$/, '')));
+  return name;
 }
+
+/** By $ref: the walk asks for every field of every body, and the schemas' references are few and never change. */
+const structNames = new Map<string, string>();
 
 const goType: Record<string, string> = {
   string: 'string',
@@ -125,9 +130,11 @@ function walk(value: unknown, raw: Schema | undefined, path: string, report: Dec
   }
   if (!isPlainObject(value)) return;
   const props = s.properties;
+  const entries = typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
   for (const key of Object.keys(value)) {
-    const declared = props?.[key] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
-    const child = props?.[key] ? deref(props[key]) : typeof s.additionalProperties === 'object' ? propertySchema(s, key) : undefined;
+    const field = ownValue(props, key);
+    const declared = field ?? entries;
+    const child = field ? deref(field) : entries ? propertySchema(s, key) : undefined;
     const childPath = path ? `${path}.${key}` : key;
     if (!child) {
       if (props || s.additionalProperties === false) {

@@ -6,6 +6,7 @@
  */
 import 'reflect-metadata';
 import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
+import { ownValue } from '../object';
 // class-transformer keeps its @Type() metadata here; the schema generator needs it for nested classes.
 // eslint-disable-next-line @typescript-eslint/no-var-requires
 const { defaultMetadataStorage } = require('class-transformer/cjs/storage');
@@ -96,7 +97,7 @@ export function kindSchemaName(def: { schemaRoot?: Function; schemaName?: string
 export function propertySchema(s: Schema | undefined, name: string): Schema | undefined {
   const d = deref(s);
   if (!d) return undefined;
-  const p = d.properties?.[name];
+  const p = ownValue(d.properties, name);
   if (p) return deref(p);
   if (typeof d.additionalProperties === 'object') return deref(d.additionalProperties);
   return undefined;

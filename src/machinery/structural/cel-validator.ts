@@ -11,7 +11,7 @@
  */
 import { celOptional, celValue, evaluate, PER_CALL_LIMIT, RUNTIME_CEL_COST_BUDGET, toCelValue, type OpenApiSchema } from '../cel';
 import { errorText, FieldError, FieldPath } from '../field-errors';
-import { isPlainObject } from '../object';
+import { isPlainObject, ownValue } from '../object';
 import { Correlation, type CorrelatedSchema } from './cel-correlation';
 import { budgetError, evalFailure, messageFor, ruleFailure, stopBudget, type Run } from './cel-messages';
 import type { NodeRules } from './cel-rule-compile';
@@ -41,7 +41,7 @@ export type CelValidator = (obj: unknown, old: unknown, options?: CelValidationO
 
 /** Correlation over the schema as written. */
 const propsReads: CorrelatedSchema<JSONSchemaProps> = {
-  field: (s, name) => s.properties?.[name] ?? additionalPropertiesSchema(s),
+  field: (s, name) => ownValue(s.properties, name) ?? additionalPropertiesSchema(s),
   mapList: (s) => {
     const items = itemsSchema(s);
     return s.type === 'array' && s['x-kubernetes-list-type'] === 'map' && items ? { items, keys: s['x-kubernetes-list-map-keys'] ?? [] } : undefined;

@@ -4,7 +4,7 @@
  * (a 400 for the whole CRD), unknown keywords are dropped, and omitempty
  * drops what Go holds as empty (false, "", null pointers).
  */
-import { isPlainObject } from '../object';
+import { isPlainObject, ownValue } from '../object';
 import { goNumber, isGoInt } from './go-format';
 import type { JSONSchemaProps } from './json-schema-props';
 
@@ -43,7 +43,7 @@ class Decoder {
     if (!isPlainObject(v)) this.fail(v, 'JSONSchemaProps', field, 'v1.JSONSchemaProps');
     const out: Record<string, unknown> = {};
     for (const [key, raw] of Object.entries(v)) {
-      const kind = fields[key];
+      const kind = ownValue(fields, key);
       if (!kind || raw === undefined) continue;
       const decoded = this.value(raw, kind, [...field, key], 'JSONSchemaProps');
       if (decoded !== undefined) out[key] = decoded;

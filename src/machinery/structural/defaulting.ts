@@ -7,7 +7,7 @@
  * runs it on decode of request bodies and on reads from storage, after
  * pruning and pruneNonNullableNulls.
  */
-import { deepCopy, isPlainObject } from '../object';
+import { deepCopy, isPlainObject, ownValue } from '../object';
 import { additionalPropertiesSchema, itemsSchema, JSONSchemaProps, sortedKeys } from './json-schema-props';
 
 const hasDefault = (s: JSONSchemaProps | undefined) => s?.default !== undefined && s.default !== null;
@@ -23,7 +23,7 @@ export function applyDefaults(x: unknown, s: JSONSchemaProps | undefined): void 
     }
     const ap = additionalPropertiesSchema(s);
     for (const k of sortedKeys(x)) {
-      const prop = s.properties?.[k];
+      const prop = ownValue(s.properties, k);
       if (prop) applyDefaults(x[k], prop);
       else if (s.additionalProperties !== undefined && s.additionalProperties !== null) {
         if (nonNullableNull(x[k], ap) && hasDefault(ap)) x[k] = deepCopy(ap!.default);

@@ -7,7 +7,7 @@
  * is allowed, and names only need to be path segments).
  */
 import { FieldError, fieldErrors, FieldPath } from '../field-errors';
-import { isPlainObject, ObjectMeta } from '../object';
+import { isPlainObject, ObjectMeta, ownValue } from '../object';
 import { isDNS1035Label, validatePathSegmentName } from '../validation/names';
 import { validateObjectMetaCreate } from '../validation/object-meta';
 import { goBadValue } from './go-format';
@@ -57,7 +57,7 @@ function coerce(x: unknown, s: JSONSchemaProps | undefined, p: OptionalPath, dro
         else if (!drop) return invalid(childPath(p, 'metadata'), x.metadata, meta.error);
       }
     }
-    const prop = s.properties?.[k];
+    const prop = ownValue(s.properties, k);
     const ap = additionalPropertiesSchema(s);
     const err = prop ? coerce(x[k], prop, childPath(p, k), drop) : ap ? coerce(x[k], ap, keyPath(p, k), drop) : undefined;
     if (err) return err;
@@ -77,7 +77,7 @@ function validate(x: unknown, s: JSONSchemaProps | undefined, p: OptionalPath): 
   const errs = s['x-kubernetes-embedded-resource'] ? embeddedResource(x, p) : [];
   const ap = additionalPropertiesSchema(s);
   for (const k of sortedKeys(x)) {
-    const prop = s.properties?.[k];
+    const prop = ownValue(s.properties, k);
     if (prop) errs.push(...validate(x[k], prop, childPath(p, k)));
     else if (ap) errs.push(...validate(x[k], ap, keyPath(p, k)));
   }

@@ -7,7 +7,7 @@
  */
 import { FieldError, FieldPath } from '../field-errors';
 import { goJson } from '../managed-fields/go-values';
-import { isPlainObject } from '../object';
+import { isPlainObject, ownValue } from '../object';
 import { goBadValue } from './go-format';
 import { additionalPropertiesSchema, itemsSchema, JSONSchemaProps, sortedKeys } from './json-schema-props';
 import { childPath, indexPath, keyPath, OptionalPath } from './optional-path';
@@ -25,7 +25,7 @@ export function validateListSetsAndMaps(s: JSONSchemaProps | undefined, obj: unk
   if (ap) for (const k of sortedKeys(obj)) errs.push(...visit(ap, obj[k], key(path, k)));
   if (s.properties) {
     for (const k of sortedKeys(obj)) {
-      const sub = s.properties[k];
+      const sub = ownValue(s.properties, k);
       if (sub) errs.push(...visit(sub, obj[k], child(path, k)));
     }
   }

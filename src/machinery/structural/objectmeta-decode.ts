@@ -4,7 +4,7 @@
  * message on a value of the wrong type; writing back keeps only ObjectMeta's
  * fields, leaves out empty ones (all are omitempty) and writes times in UTC.
  */
-import { isPlainObject } from '../object';
+import { isPlainObject, ownValue } from '../object';
 import { goNumber, isGoInt } from './go-format';
 
 type GoType = 'string' | 'int64' | '*int64' | 'bool' | 'time' | 'map' | 'strings' | 'owners' | 'managed' | 'raw';
@@ -117,7 +117,7 @@ function decodeStruct(v: unknown, fields: Record<string, GoType>, struct: string
   if (!isPlainObject(v)) throw typeError(v, struct, prefix.replace(/\.$/, ''), `v1.${struct}`);
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) {
-    const type = fields[k];
+    const type = ownValue(fields, k);
     if (!type) {
       unknown?.fields.push(`${unknown.at}${k}`);
       continue;

@@ -8,6 +8,7 @@
  */
 import { FieldError, fieldErrors, FieldPath, RenderedValue } from '../field-errors';
 import { goJson } from '../managed-fields/go-values';
+import { ownValue } from '../object';
 import { isSet, itemsSchema, JSONSchemaProps, nonEmpty, sortedKeys } from './json-schema-props';
 import { newStructuralError } from './structural-unsupported';
 import { validFieldPath } from './valid-field-path';
@@ -155,7 +156,7 @@ function mapListShape(s: JSONSchemaProps, p: FieldPath, keys: string[], items: J
   if (items && items.type === 'object') {
     const seen = new Set<string>();
     for (const k of keys) {
-      const prop = items.properties?.[k];
+      const prop = ownValue(items.properties, k);
       if (!prop) {
         errs.push(fieldErrors.invalid(p.child('x-kubernetes-list-map-keys'), json(keys), 'entries must all be names of item properties'));
       } else if (prop.type === 'array' || prop.type === 'object') {
@@ -180,7 +181,7 @@ export function mapListKeysMapSet(s: JSONSchemaProps, p: FieldPath): FieldError[
   if (listType === 'map') {
     const required = new Set(items.required ?? []);
     for (const k of s['x-kubernetes-list-map-keys'] ?? []) {
-      const prop = items.properties?.[k];
+      const prop = ownValue(items.properties, k);
       if (!prop) continue;
       const kp = p.child('items').child('properties').key(k);
       if (!required.has(k) && !isSet(prop.default)) {

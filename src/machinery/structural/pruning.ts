@@ -7,7 +7,7 @@
  * pruned to ObjectMeta separately (objectmeta-coerce.ts). Also upstream's
  * removal of nulls that neither are nullable nor have a default.
  */
-import { isPlainObject } from '../object';
+import { isPlainObject, ownValue } from '../object';
 import { additionalPropertiesSchema, itemsSchema, JSONSchemaProps, sortedKeys } from './json-schema-props';
 
 const metaFields = new Set(['apiVersion', 'kind', 'metadata']);
@@ -48,7 +48,7 @@ function prune(x: unknown, s: JSONSchemaProps | undefined, path: string, walk: W
     const ap = s.additionalProperties;
     for (const k of sortedKeys(x)) {
       if (s['x-kubernetes-embedded-resource'] && metaFields.has(k)) continue;
-      const prop = s.properties?.[k];
+      const prop = ownValue(s.properties, k);
       if (prop) prune(x[k], prop, join(path, k), walk);
       else if (ap !== undefined && ap !== null) prune(x[k], additionalPropertiesSchema(s), join(path, k), walk);
       else {
@@ -71,7 +71,7 @@ function skipPrune(x: unknown, s: JSONSchemaProps, path: string, walk: Walk): vo
     const ap = s.additionalProperties;
     for (const k of sortedKeys(x)) {
       if (s['x-kubernetes-embedded-resource'] && metaFields.has(k)) continue;
-      const prop = s.properties?.[k];
+      const prop = ownValue(s.properties, k);
       if (prop) prune(x[k], prop, join(path, k), walk);
       else if (ap !== undefined && ap !== null) prune(x[k], additionalPropertiesSchema(s), join(path, k), walk);
     }
@@ -85,7 +85,7 @@ function skipPrune(x: unknown, s: JSONSchemaProps, path: string, walk: Walk): vo
 
 /** The schema of an object field: its property, or the additionalProperties schema. */
 function fieldSchema(s: JSONSchemaProps | undefined, k: string): JSONSchemaProps | undefined {
-  return s?.properties?.[k] ?? (s ? additionalPropertiesSchema(s) : undefined);
+  return ownValue(s?.properties, k) ?? (s ? additionalPropertiesSchema(s) : undefined);
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import { errorText, FieldError, fieldErrors, FieldPath } from '../field-errors';
 import { compareGoStrings } from '../go-string-order';
+import { ownValue } from '../object';
 import { additionalPropertiesSchema, isSet, itemsSchema, JSONSchemaProps, nonEmpty, sortedKeys } from './json-schema-props';
 import { compileGoRegexp } from './go-regexp';
 
@@ -172,7 +173,7 @@ function nestedCompleteness(v: JSONSchemaProps, s: JSONSchemaProps | undefined, 
   const vItems = itemsSchema(v);
   if (vItems) errs.push(...nestedCompleteness(vItems, itemsSchema(s), sPath.child('items'), vPath.child('items')));
   for (const k of sortedKeys(v.properties)) {
-    const sFld = s.properties?.[k];
+    const sFld = ownValue(s.properties, k);
     const sp = sPath.child('properties').key(k);
     const vp = vPath.child('properties').key(k);
     if (!sFld) errs.push(fieldErrors.required(sp, `because it is defined in ${vp}`));

@@ -7,7 +7,7 @@
  * have none). Null and absent values have no rules run on them.
  */
 import { FieldPath } from '../field-errors';
-import { isPlainObject } from '../object';
+import { isPlainObject, ownValue } from '../object';
 import { additionalPropertiesSchema, itemsSchema, JSONSchemaProps, sortedKeys, ValidationRule } from './json-schema-props';
 import { childPath, indexPath, keyPath, OptionalPath } from './optional-path';
 
@@ -61,7 +61,7 @@ export function forEachRuleTarget(schema: JSONSchemaProps, obj: unknown, old: un
       const oldMap = isPlainObject(o) ? o : undefined;
       const ap = additionalPropertiesSchema(s);
       for (const k of sortedKeys(v)) {
-        const prop = s.properties?.[k];
+        const prop = ownValue(s.properties, k);
         if (prop) walk(prop, v[k], oldMap?.[k], childPath(p, k));
         else if (ap) walk(ap, v[k], oldMap?.[k], keyPath(p, k));
       }
