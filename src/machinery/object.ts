@@ -57,16 +57,16 @@ export interface KList<T = KObject> {
   items: T[];
 }
 
-/**
- * Deep copy of plain JSON data: objects and arrays are copied, strings are shared (they are immutable, and
- * structuredClone would copy every character of a large ConfigMap value). Anything else goes to structuredClone.
- */
 /** Assignment that keeps a `__proto__` key as a member (JSON.parse makes one) instead of swapping the prototype. */
 export function putMember(obj: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
   else obj[key] = value;
 }
 
+/**
+ * Deep copy of plain JSON data: objects and arrays are copied, strings are shared (they are immutable, and
+ * structuredClone would copy every character of a large ConfigMap value). Anything else goes to structuredClone.
+ */
 export function deepCopy<T>(v: T): T {
   if (typeof v !== 'object' || v === null) return v;
   if (Array.isArray(v)) return v.map(deepCopy) as T;

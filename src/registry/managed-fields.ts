@@ -95,13 +95,14 @@ const contexts = new WeakMap<ResourceDefinition, Map<string, UpdaterContext>>();
 
 function buildUpdaterContext(def: ResourceDefinition, subresource?: string): UpdaterContext {
   const schema = kindSchema(def);
-  const status = FieldSet.of([{ field: 'status' }]);
   if (subresource) {
     const owned = def.subresources[subresource].resetObjectMeta ? ['status'] : ['status', 'metadata'];
     return { schema, ignore: (s) => s.filter((p) => 'field' in p[0] && owned.includes(p[0].field)) };
   }
-  if (def.subresources.status) return { schema, ignore: (s) => s.recursiveDifference(status), resetTopLevel: ['status'] };
-  return { schema, resetTopLevel: [] };
+  const resetTopLevel = def.subresources.status ? ['status'] : [];
+  if (resetTopLevel.length === 0) return { schema, resetTopLevel };
+  const reset = FieldSet.of(...resetTopLevel.map((f) => [{ field: f }]));
+  return { schema, ignore: (s) => s.recursiveDifference(reset), resetTopLevel };
 }
 
 /** The object without metadata.managedFields: itself when it has none (callers only read the result). */
