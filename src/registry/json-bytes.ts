@@ -1,16 +1,27 @@
 /**
  * JSON.stringify's UTF-8 bytes, built without the text where an object holds long strings (a ConfigMap's values, a
  * bundle of certificates). JSON.stringify checks a long string character by character for what it must escape
- * and copies it into a growing result; the text is then copied again into bytes. Here a long string of printable
- * ASCII without `"` or `\` (a regular expression finds that at memory speed) is written straight into the bytes,
- * and everything else is JSON.stringify's own text. A 922 KB ConfigMap took 5.0-5.5 ms, now 0.8-1.4 (this machine).
+ * and copies it into a growing result; the text is then copied again into bytes. Here a long string of ASCII that
+ * JSON does not escape is written straight into the bytes, and everything else is JSON.stringify's own text.
+ * A 922 KB ConfigMap took 5.0-5.5 ms, now 0.8-1.4 (this machine).
  */
 
 /** Shorter strings are not worth a part of their own. */
 const longString = 4096;
 
-/** Printable ASCII other than `"` and `\`: JSON writes it as it is, one byte per character. */
-const plainAscii = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+/** What JSON escapes in ASCII text: the control characters, `"` and `\`. */
+const escapedAscii = ['"', '\\', ...Array.from({ length: 0x20 }, (_, c) => String.fromCharCode(c))];
+
+/**
+ * Whether JSON writes v as it is, one byte per character: all ASCII (its UTF-8 no longer than it) and nothing JSON
+ * escapes. indexOf looks for one character in a one-byte string at memory speed, so 34 of them cost a third of one
+ * regular expression over the character class (which tests each character in turn: 290 µs for 225 KiB here).
+ */
+function plainAscii(v: string): boolean {
+  if (Buffer.byteLength(v) !== v.length) return false;
+  for (const c of escapedAscii) if (v.includes(c)) return false;
+  return true;
+}
 
 /** JSON.stringify(value) as UTF-8 (undefined when JSON.stringify gives undefined). */
 export function jsonBytes(value: unknown): Buffer | undefined {
@@ -48,7 +59,7 @@ class Parts {
 
   /** Appends JSON.stringify's text of v; false (nothing appended) where it has none (undefined, functions). */
   value(v: unknown): boolean {
-    if (typeof v === 'string' && v.length >= longString && plainAscii.test(v)) {
+    if (typeof v === 'string' && v.length >= longString && plainAscii(v)) {
       this.text += '"';
       this.pieces.push(this.text, v);
       this.raw.push(false, true);

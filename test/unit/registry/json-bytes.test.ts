@@ -16,6 +16,8 @@ const cases: Array<[string, unknown]> = [
   ['dates (toJSON) beside long strings', { when: new Date(0), a: long('a'), nested: { when: new Date(1000), b: long('b') } }],
   ['the first and last keys left out', { u: undefined, a: long('a'), v: undefined }],
   ['a long string alone', long('z')],
+  ['each control character, and DEL, in a long ASCII value', Object.fromEntries(Array.from({ length: 0x21 }, (_, c) => [`k${c}`, `${long('a')}${String.fromCharCode(c === 0x20 ? 0x7f : c)}${long('b', 10)}`]))],
+  ['characters past Latin-1 whose low byte is plain ASCII (a Latin-1 copy would keep only that byte)', { a: `${long('a')}\u0141`, b: `\u2261${long('b')}`, c: `${long('c')}\u4e41${long('c')}` }],
   ['empty containers beside long strings', { a: {}, b: [], c: long('c'), d: { e: {} } }],
   ['holes in arrays beside long strings (null, as JSON.stringify writes them)', { a: [long('a'), , 3], b: [, long('b')], c: Object.assign(new Array(3), { 1: long('c') }) }],
 ];
