@@ -29,8 +29,17 @@ export function serviceAccountGroups(namespace: string): string[] {
   return [groups.serviceAccounts, `${groups.serviceAccounts}:${namespace}`];
 }
 
-/** Every authenticated user is in system:authenticated (upstream's AuthenticatedGroupAdder). */
+/** Each authenticator's user with the group added, for as long as that user object lives. */
+const withGroup = new WeakMap<UserInfo, UserInfo>();
+
+/**
+ * Every authenticated user is in system:authenticated (upstream's AuthenticatedGroupAdder). A remembered token
+ * gives the same user object each time, and so does this: the authorizer then knows the user by that object. Users
+ * are never changed once authenticated (impersonation builds a new one).
+ */
 export function withAuthenticatedGroup(user: UserInfo): UserInfo {
   if (user.username === anonymousUser.username || user.groups.includes(groups.authenticated)) return user;
-  return { ...user, groups: [...user.groups, groups.authenticated] };
+  let added = withGroup.get(user);
+  if (!added) withGroup.set(user, (added = { ...user, groups: [...user.groups, groups.authenticated] }));
+  return added;
 }

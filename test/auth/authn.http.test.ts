@@ -43,6 +43,24 @@ describe.each(backends)('authentication on %s', (backend) => {
     expect((await s.call('GET', '/api/v1/namespaces/default/configmaps', { token: 'nope' })).status).toBe(401);
   });
 
+  it('reads the Authorization header as upstream does: trimmed, split at single spaces, the second part the token', async () => {
+    // Who the server took the caller for: the review's user, the user a 403 names, or 'unauthorized' (401).
+    const as = async (authorization: string) => {
+      const r = await whoami({ headers: { Authorization: authorization } });
+      if (r.status === 401) return 'unauthorized';
+      return r.status === 201 ? r.json.status.userInfo.username : /User "([^"]*)"/.exec(r.json.message)?.[1];
+    };
+    expect(await as('bearer static-token-1')).toBe('tina');
+    expect(await as('  BEARER static-token-1  ')).toBe('tina');
+    // Anything after the token is not part of it.
+    expect(await as('Bearer static-token-1 and more')).toBe('tina');
+    // Not a bearer credential at all (no single space after the scheme, or an empty second part): anonymous.
+    expect(await as('Bearer\tstatic-token-1')).toBe('system:anonymous');
+    expect(await as('Bearer  static-token-1')).toBe('system:anonymous');
+    expect(await as('Basic dGluYTp4')).toBe('system:anonymous');
+    expect((await whoami({ headers: { Authorization: 'Bearer nope trailing' } })).status).toBe(401);
+  });
+
   it('no credentials: system:anonymous, forbidden everything but the public info paths', async () => {
     const r = await s.call('GET', '/api/v1/namespaces/default/configmaps', {});
     expect(r.status).toBe(403);

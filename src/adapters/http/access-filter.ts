@@ -79,11 +79,19 @@ function clientCertificate(socket: TLSSocket, podCertificates?: PodCertificateCh
   return known ?? undefined;
 }
 
+/**
+ * The bearer token as upstream reads the header: trimmed, split at single spaces, "bearer" in any case and then the
+ * token, the second part. Anything else (a tab after the scheme, two spaces, another scheme) is no bearer
+ * credential at all, so the request goes on as if it had none.
+ */
 function bearerToken(req: Request): string | undefined {
   const h = req.headers.authorization;
   if (!h) return undefined;
-  const m = /^Bearer\s+(.*)$/i.exec(h.trim());
-  return m ? m[1].trim() : undefined;
+  const auth = h.trim();
+  const space = auth.indexOf(' ');
+  if (space !== 6 || auth.slice(0, 6).toLowerCase() !== 'bearer') return undefined;
+  const end = auth.indexOf(' ', 7);
+  return (end < 0 ? auth.slice(7) : auth.slice(7, end)) || undefined;
 }
 
 /** Starts the request's audit record and completes it when the response ends. */

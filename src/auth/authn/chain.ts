@@ -56,7 +56,7 @@ export class AuthenticatorChain {
     const errors: string[] = [];
     for (const a of this.token) {
       const r: AuthnResult = yield a.authenticate(c);
-      if (r && 'user' in r) return { user: withAuthenticatedGroup(r.user), ...(r.audiences ? { audiences: r.audiences } : {}) };
+      if (r && 'user' in r) return r.audiences ? { user: withAuthenticatedGroup(r.user), audiences: r.audiences } : { user: withAuthenticatedGroup(r.user) };
       if (r) errors.push(r.error);
     }
     return { errors };

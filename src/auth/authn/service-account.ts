@@ -4,6 +4,7 @@
  * cache, never storage.
  */
 import type { ClockPort } from '../../ports/clock.port';
+import type { UserInfo } from '../../machinery/resource-definition';
 import { InvalidTokenError, type TokenClaims, type TokenPort } from '../../ports/token.port';
 import { serviceAccountGroups, serviceAccountUsername } from '../user';
 import { runMaybeAsync, type MaybePromise } from '../../machinery/maybe-async';
@@ -36,6 +37,9 @@ export function serviceAccountAuthenticator(tokens: TokenPort, lookup: UidLookup
   };
 }
 
+/** The user each remembered token's claims make, for the server's own audiences. */
+const fromClaims = new WeakMap<TokenClaims, { user: UserInfo; audiences: string[] }>();
+
 function* serviceAccountUser(
   tokens: TokenPort,
   lookup: UidLookup,
@@ -67,9 +71,13 @@ function* serviceAccountUser(
     const boundUid = lookup.uidOf(bound.apiVersion, bound.kind, sa.namespace, bound.name);
     if (!boundUid || boundUid !== bound.uid) return { error: `service account token: the object it is bound to (${bound.kind} ${bound.name}) no longer exists` };
   }
+  // The checks above run on every request (they revoke); what follows from the claims alone is built once for
+  // the claims a remembered token gives, for the server's own audiences (a TokenReview names its own).
+  const known = audiences ? undefined : fromClaims.get(claims);
+  if (known) return known;
   if (claims.jti) extra['authentication.kubernetes.io/credential-id'] = [`JTI=${claims.jti}`];
   const tokenAudiences: string[] = typeof claims.aud === 'string' ? [claims.aud] : (claims.aud ?? []);
-  return {
+  const result = {
     user: {
       username: claims.sub,
       uid: sa.serviceaccount.uid,
@@ -78,4 +86,6 @@ function* serviceAccountUser(
     },
     audiences: intersectAudiences(tokenAudiences, wanted),
   };
+  if (!audiences) fromClaims.set(claims, result);
+  return result;
 }

@@ -5,15 +5,21 @@
  * same UID (as a bound token).
  */
 import { serviceAccountGroups, serviceAccountUsername } from '../user';
-import type { Authenticator, AuthnResult, Credentials } from './authenticator';
+import type { UserInfo } from '../../machinery/resource-definition';
+import type { Authenticator, AuthnResult, ClientCertificate, Credentials } from './authenticator';
 import type { UidLookup } from './service-account';
+
+/** The user of each certificate (read once per connection): one object for all of a connection's requests. */
+const certificateUsers = new WeakMap<ClientCertificate, UserInfo>();
 
 export const x509Authenticator: Authenticator = {
   authenticate({ clientCertificate: cert }: Credentials): AuthnResult {
     if (!cert || cert.pod) return undefined;
     if (!cert.verified) return { error: `x509: ${cert.error ?? 'certificate signed by unknown authority'}` };
     if (!cert.commonName) return { error: 'x509: certificate has no common name' };
-    return { user: { username: cert.commonName, groups: [...cert.organizations] } };
+    let user = certificateUsers.get(cert);
+    if (!user) certificateUsers.set(cert, (user = { username: cert.commonName, groups: [...cert.organizations] }));
+    return { user };
   },
 };
 

@@ -85,14 +85,22 @@ const maxDecisions = 1024;
 
 /** What a decision depends on besides the user and namespace; undefined when a field could blur the separators. */
 function decisionKey(a: AuthzAttributes): string | undefined {
-  const fields = a.resourceRequest ? [a.verb, a.apiGroup ?? '', a.resource ?? '', a.subresource ?? '', a.name ?? ''] : [a.verb, a.path ?? ''];
-  for (const f of fields) if (f.includes('\u0000')) return undefined;
-  return `${a.resourceRequest ? 'r' : 'n'}\u0000${fields.join('\u0000')}`;
+  if (!a.resourceRequest) {
+    const path = a.path ?? '';
+    return blurs(a.verb) || blurs(path) ? undefined : `n\u0000${a.verb}\u0000${path}`;
+  }
+  const [group, resource, sub, name] = [a.apiGroup ?? '', a.resource ?? '', a.subresource ?? '', a.name ?? ''];
+  if (blurs(a.verb) || blurs(group) || blurs(resource) || blurs(sub) || blurs(name)) return undefined;
+  return `r\u0000${a.verb}\u0000${group}\u0000${resource}\u0000${sub}\u0000${name}`;
 }
+
+const blurs = (field: string): boolean => field.includes('\u0000');
 
 export class RbacAuthorizer implements AuthorizerPort {
   private index: Index | undefined;
   private memo = new Map<string, Resolved>();
+  /** The same, by the user object (a remembered token's user is one object): no key to build per request. */
+  private byUser = new WeakMap<UserInfo, Map<string, Resolved>>();
 
   constructor(private readonly sources: RbacSources) {}
 
@@ -119,6 +127,7 @@ export class RbacAuthorizer implements AuthorizerPort {
     const clusterRoleBindings = s.clusterRoleBindings.objects().map(bindingOf);
     this.index = { version, roles, clusterRoles, roleBindings, clusterRoleBindings };
     this.memo = new Map();
+    this.byUser = new WeakMap();
     return this.index;
   }
 
@@ -136,9 +145,16 @@ export class RbacAuthorizer implements AuthorizerPort {
 
   private resolve(user: UserInfo, namespace: string): Resolved {
     const idx = this.current();
+    let perUser = this.byUser.get(user);
+    const mine = perUser?.get(namespace);
+    if (mine) return mine;
+    if (!perUser) this.byUser.set(user, (perUser = new Map()));
     const memoKey = `${namespace}\u0000${user.username}\u0000${user.groups.join('\u0001')}`;
     const known = this.memo.get(memoKey);
-    if (known) return known;
+    if (known) {
+      perUser.set(namespace, known);
+      return known;
+    }
     const rules: PolicyRule[] = [];
     let incomplete = false;
     const visit = (b: Binding) => {
@@ -150,8 +166,12 @@ export class RbacAuthorizer implements AuthorizerPort {
     idx.clusterRoleBindings.forEach(visit);
     if (namespace) (idx.roleBindings.get(namespace) ?? []).forEach(visit);
     const result: Resolved = { rules, incomplete, decisions: new Map() };
-    if (this.memo.size > 10_000) this.memo.clear();
+    if (this.memo.size > 10_000) {
+      this.memo.clear();
+      this.byUser = new WeakMap();
+    }
     this.memo.set(memoKey, result);
+    this.byUser.get(user)?.set(namespace, result);
     return result;
   }
 

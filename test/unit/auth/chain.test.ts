@@ -36,6 +36,15 @@ describe('authenticator chain (upstream union, then fail-on-error before anonymo
     expect(await late).toEqual({ user: { username: 'lou', groups: ['system:authenticated'] } });
   });
 
+  it('one user object per token and per connection\'s certificate, which the authorizer knows again; the authenticator\'s own is left as it was', async () => {
+    const user = async (c: Parameters<typeof chain.authenticate>[0]) => ((await chain.authenticate(c)) as { user: object }).user;
+    expect(await user({ bearerToken: 'good' })).toBe(await user({ bearerToken: 'good' }));
+    const connection = cert(true);
+    expect(await user({ clientCertificate: connection })).toBe(await user({ clientCertificate: connection }));
+    expect(await user({ clientCertificate: cert(true) })).not.toBe(await user({ clientCertificate: connection }));
+    expect(tokens.authenticate({ bearerToken: 'good' })).toEqual({ user: { username: 'tina', uid: '1', groups: ['g'] } });
+  });
+
   it('no credentials: anonymous when allowed, else 401', async () => {
     expect(await chain.authenticate({})).toEqual({ user: { username: 'system:anonymous', groups: ['system:unauthenticated'] } });
     expect(await new AuthenticatorChain([x509Authenticator], [tokens], false).authenticate({})).toEqual({ unauthorized: 'no credentials' });

@@ -81,6 +81,20 @@ describe('cached service-account token verification (upstream: success 10 s, fai
     expect(inner.verified).toBe(1); // the signature was checked once; the account on every request
   });
 
+  it('a remembered token gives one user object while its account stands; the account is checked each time all the same', async () => {
+    const accounts = new Map([['ns/robot', 'sa-uid']]);
+    const lookup: UidLookup = { uidOf: (_v, _k, ns, name) => accounts.get(`${ns}/${name}`) };
+    const authn = serviceAccountAuthenticator(cachedTokenVerifier(countingPort(t0 / 1000 + 3600), hash), lookup, clock, { issuers: [issuer], audiences });
+    const first = (await authn.authenticate({ bearerToken: 'good' })) as { user: object };
+    expect(((await authn.authenticate({ bearerToken: 'good' })) as { user: object }).user).toBe(first.user);
+    accounts.delete('ns/robot');
+    expect(await authn.authenticate({ bearerToken: 'good' })).toEqual({ error: 'service account token: serviceaccounts "robot" not found' });
+    accounts.set('ns/robot', 'sa-uid');
+    expect(((await authn.authenticate({ bearerToken: 'good' })) as { user: object }).user).toBe(first.user);
+    // A TokenReview's audiences make their own answer.
+    expect(await authn.authenticate({ bearerToken: 'good', audiences: ['api', 'other'] })).toEqual({ user: first.user, audiences: ['api'] });
+  });
+
   it('answers a remembered token at once, without a promise, and so does the authenticator over it', async () => {
     const inner = countingPort(t0 / 1000 + 3600);
     const cached = cachedTokenVerifier(inner, hash);

@@ -68,4 +68,23 @@ describe('RBAC authorizer over cache views: memoized rules and decisions, droppe
     expect(authz.authorize({ ...get('ann', 'a'), verb: 'delete' }).allowed).toBe(false);
     expect(authz.authorize({ ...get('ann', 'a'), namespace: 'other' }).allowed).toBe(false);
   });
+
+  it('one user object asking again (a remembered token) is answered from its own memo, and revoked all the same', () => {
+    const { kinds, authz } = setup();
+    const ann = get('ann').user;
+    const ask = (namespace = 'team', name = 'a') => authz.authorize({ ...get('ann', name), user: ann, namespace }).allowed;
+    expect(ask()).toBe(true);
+    expect(ask('other')).toBe(false);
+    expect(ask()).toBe(true);
+    kinds.roleBindings.remove('ann-reads');
+    expect(ask()).toBe(false);
+    kinds.roleBindings.put(binding('ann-reads', 'ann'));
+    expect(ask()).toBe(true);
+    expect(ask('other')).toBe(false);
+    // Another object for a user of the same name but other groups is its own question.
+    kinds.roleBindings.remove('ann-reads');
+    kinds.roleBindings.put({ ...binding('devs-read', 'x'), subjects: [{ kind: 'Group', name: 'devs' }] } as unknown as KObject);
+    expect(authz.authorize({ ...get('ann'), user: { username: 'ann', groups: ['devs'] } }).allowed).toBe(true);
+    expect(ask()).toBe(false);
+  });
 });
