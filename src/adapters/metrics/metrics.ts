@@ -41,7 +41,7 @@ export function createMetrics(countObjects: () => Promise<Array<{ resource: stri
   });
   const auditEvents = new Counter({ name: 'apiserver_audit_event_total', help: 'Counter of audit events generated and sent to the audit backend.', registers: [registry] });
   const auditErrors = new Counter({ name: 'apiserver_audit_error_total', help: 'Counter of audit events that failed to be audited properly. Plugin identifies the plugin affected by the error.', labelNames: ['plugin'], registers: [registry] });
-  const heapTrims = new Counter({ name: 'svc_heap_trims_total', help: 'Full garbage collections run in a quiet second after a burst of large request bodies.', registers: [registry] });
+  const heapTrims = new Counter({ name: 'svc_heap_trims_total', help: 'Full garbage collections run in a quiet second after a burst of large request bodies, and six quiet seconds later.', registers: [registry] });
   const heapTrimSeconds = new Counter({ name: 'svc_heap_trim_seconds_total', help: 'Time those collections stopped the event loop.', registers: [registry] });
   return {
     registry,
