@@ -36,11 +36,11 @@ describe('heap trim', () => {
   let s: TestServer;
   beforeAll(async () => {
     // A small threshold: two bodies of 600 KB make a burst.
-    s = await startTestServer('lmdb', {}, { heapTrim: { afterBytes: 1024 * 1024, quietMs: 200 } });
+    s = await startTestServer('lmdb', {}, { heapTrim: { afterBytes: 1024 * 1024, quietMs: 200, settleMs: 600 } });
   });
   afterAll(() => s.close());
 
-  it('runs one full collection in the quiet moment after a burst of large bodies, and counts it', async () => {
+  it('runs a full collection in the quiet moment after a burst of large bodies, a second once it stays quiet, and counts them', async () => {
     const trims = async () => {
       const text = await (await fetch(`${s.url}/metrics`)).text();
       return Number(/^svc_heap_trims_total (\d+)$/m.exec(text)?.[1]);
@@ -51,6 +51,7 @@ describe('heap trim', () => {
       expect(r.status).toBe(201);
     }
     await until('the collection after the burst', async () => (await trims()) === 1, { intervalMs: 100 });
+    await until('the settling collection', async () => (await trims()) === 2, { intervalMs: 100 });
     const text = await (await fetch(`${s.url}/metrics`)).text();
     expect(Number(/^svc_heap_trim_seconds_total (\S+)$/m.exec(text)?.[1])).toBeGreaterThan(0);
   });
