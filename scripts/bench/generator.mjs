@@ -18,11 +18,14 @@ async function setup(server) {
     if (r.status !== 201 && r.status !== 409) throw new Error(`setup ${url}: ${r.status} ${r.body}`);
   };
   await post(`${rbac}/clusterroles`, { metadata: { name: 'bench-wrk' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'create'] }] });
-  await post(`${rbac}/namespaces/${namespace}/rolebindings`, {
-    metadata: { name: 'bench-wrk' },
-    roleRef: { apiGroup: 'rbac.authorization.svc.io', kind: 'ClusterRole', name: 'bench-wrk' },
-    subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.svc.io', name: 'bench-user' }],
-  });
+  // In both namespaces the cells read: without the second, every secure LIST was a 403 (runs before 2026-11-28).
+  for (const ns of [namespace, `${namespace}-list`]) {
+    await post(`${rbac}/namespaces/${ns}/rolebindings`, {
+      metadata: { name: 'bench-wrk' },
+      roleRef: { apiGroup: 'rbac.authorization.svc.io', kind: 'ClusterRole', name: 'bench-wrk' },
+      subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.svc.io', name: 'bench-user' }],
+    });
+  }
   const base = `${server.url}/api/v1/namespaces/${namespace}/configmaps`;
   await post(base, JSON.parse(cmBody('target', { a: 'b', c: 'd' })));
   // Created in order, so the LIST's page is the same every time.
@@ -117,13 +120,17 @@ export async function generatorCells(server, { seconds, row, log, token }) {
   }
   const { gets, creates, lists } = results;
   const headroom = gets.bare.opsPerSec / gets.plain.opsPerSec;
-  const gen = (r) => `wrk ${fmt(r.generatorCpuUsPerRequest, 0)} µs/req`;
-  row('wrk', 'cached GETs/s, 32 connections, plain port', gets.plain.opsPerSec, gets.bare.opsPerSec, 'ops/s', `vs bare node:http with the same ${bytes.length} bytes (${fmt(gets.bare.cpuUsPerRequest, 0)} µs/req); bare reaches ${fmt(headroom, 2)}× the server's rate; ${gen(gets.plain)}, a fraction of the server's: the generator is not the limit; p99 ${fmt(gets.plain.p99, 2)} ms`, gets.plain.cpuUsPerRequest);
+  // Every row names its errors (non-2xx answers and socket errors): a cell of refusals measures the refusal.
+  const gen = (r) => `wrk ${fmt(r.generatorCpuUsPerRequest, 0)} µs/req; ${r.errors} errors`;
+  row('wrk', 'cached GETs/s, 32 connections, plain port', gets.plain.opsPerSec, gets.bare.opsPerSec, 'ops/s', `vs bare node:http with the same ${bytes.length} bytes (${fmt(gets.bare.cpuUsPerRequest, 0)} µs/req); bare reaches ${fmt(headroom, 2)}× the server's rate; wrk ${fmt(gets.plain.generatorCpuUsPerRequest, 0)} µs/req, a fraction of the server's: the generator is not the limit; ${gets.plain.errors} errors; p99 ${fmt(gets.plain.p99, 2)} ms`, gets.plain.cpuUsPerRequest);
   row('wrk', 'cached GETs/s, 32 connections, HTTPS + token + RBAC', gets.secure.opsPerSec, gets.plain.opsPerSec, 'ops/s', `CPU ${fmt(gets.secure.cpuUsPerRequest / gets.plain.cpuUsPerRequest, 2)}× the plain GET (target ≤ 1.3×); ${gen(gets.secure)}; p99 ${fmt(gets.secure.p99, 2)} ms`, gets.secure.cpuUsPerRequest);
-  row('wrk', 'creates/s, 16 connections, plain port', creates.plain.opsPerSec, '—', 'ops/s', `${gen(creates.plain)}; p99 ${fmt(creates.plain.p99, 1)} ms; ${creates.plain.errors} errors`, creates.plain.cpuUsPerRequest);
-  row('wrk', 'creates/s, 16 connections, HTTPS + token + RBAC', creates.secure.opsPerSec, creates.plain.opsPerSec, 'ops/s', `CPU ${fmt(creates.secure.cpuUsPerRequest / creates.plain.cpuUsPerRequest, 2)}× the plain create (target ≤ 1.3×); ${gen(creates.secure)}; ${creates.secure.errors} errors`, creates.secure.cpuUsPerRequest);
+  row('wrk', 'creates/s, 16 connections, plain port', creates.plain.opsPerSec, '—', 'ops/s', `${gen(creates.plain)}; p99 ${fmt(creates.plain.p99, 1)} ms`, creates.plain.cpuUsPerRequest);
+  row('wrk', 'creates/s, 16 connections, HTTPS + token + RBAC', creates.secure.opsPerSec, creates.plain.opsPerSec, 'ops/s', `CPU ${fmt(creates.secure.cpuUsPerRequest / creates.plain.cpuUsPerRequest, 2)}× the plain create (target ≤ 1.3×); ${gen(creates.secure)}`, creates.secure.cpuUsPerRequest);
   row('wrk', 'LISTs/s of 100 ConfigMaps (RV=0), 8 connections, plain port', lists.plain.opsPerSec, '—', 'ops/s', `${gen(lists.plain)}; p99 ${fmt(lists.plain.p99, 1)} ms`, lists.plain.cpuUsPerRequest);
   row('wrk', 'LISTs/s of 100 ConfigMaps (RV=0), 8 connections, HTTPS + token + RBAC', lists.secure.opsPerSec, lists.plain.opsPerSec, 'ops/s', `CPU ${fmt(lists.secure.cpuUsPerRequest / lists.plain.cpuUsPerRequest, 2)}× the plain LIST; ${gen(lists.secure)}`, lists.secure.cpuUsPerRequest);
+  for (const [cell, sides] of Object.entries(results)) {
+    for (const [side, r] of Object.entries(sides)) if (r.errors) log(`wrk: ${cell} on the ${side} side answered ${r.errors} of ${r.count} with an error`);
+  }
   log(`wrk: GET plain ${fmt(gets.plain.cpuUsPerRequest, 0)} / secure ${fmt(gets.secure.cpuUsPerRequest, 0)} µs, create plain ${fmt(creates.plain.cpuUsPerRequest, 0)} / secure ${fmt(creates.secure.cpuUsPerRequest, 0)} µs, headroom ${fmt(headroom, 2)}×`);
   return { ...results, headroom, getCpuRatio: gets.secure.cpuUsPerRequest / gets.plain.cpuUsPerRequest, createCpuRatio: creates.secure.cpuUsPerRequest / creates.plain.cpuUsPerRequest, listCpuRatio: lists.secure.cpuUsPerRequest / lists.plain.cpuUsPerRequest };
 }
