@@ -11,7 +11,7 @@ import type { UserInfo } from '../../machinery/resource-definition';
 import { errors } from '../../machinery/status';
 import type { AuthorizerPort, AuthzAttributes } from '../../ports/authorizer.port';
 import type { AuthenticatorChain, ChainResult } from '../../auth/authn/chain';
-import { isPromiseLike, runMaybeAsync, type MaybePromise } from '../../machinery/maybe-async';
+import { isPromiseLike, type MaybePromise } from '../../machinery/maybe-async';
 import type { ClientCertificate } from '../../auth/authn/authenticator';
 import { impersonate, wantsImpersonation } from '../../auth/impersonation';
 import { forbiddenError } from '../../auth/forbidden';
@@ -140,16 +140,27 @@ export function accessFilter(deps: AccessDeps): RequestHandler {
   const pool = (admitted: number) => new FairQueues({ admitted, seats: Math.min(deps.limits.seats ?? defaultSeats, admitted), queueLength });
   const pools = { readOnly: pool(deps.limits.readOnly), mutating: pool(deps.limits.mutating) };
   const deadlines = new WaitDeadlines(queueWaitMs);
-  function* admit(req: Request, res: Response, next: NextFunction, tls: boolean): Generator<unknown, void, unknown> {
-    let user: UserInfo = localAdmin;
-    if (tls) {
-      const result = (yield deps.authenticator.authenticate({ clientCertificate: clientCertificate(req.socket as TLSSocket, deps.podCertificates), bearerToken: bearerToken(req) })) as ChainResult;
-      if ('unauthorized' in result) {
+  /** Synchronous unless an authenticator or the audit buffer makes it wait. */
+  function admit(req: Request, res: Response, next: NextFunction, tls: boolean): MaybePromise<void> {
+    if (!tls) return authorized(req, res, next, tls, localAdmin);
+    const result = deps.authenticator.authenticate({ clientCertificate: clientCertificate(req.socket as TLSSocket, deps.podCertificates), bearerToken: bearerToken(req) });
+    const authenticated = (r: ChainResult) => {
+      if ('unauthorized' in r) {
         res.setHeader('WWW-Authenticate', 'Bearer realm="svc-apiserver"');
         return sendError(req, res, errors.unauthorized());
       }
-      user = result.user;
-    }
+      return authorized(req, res, next, tls, r.user);
+    };
+    return isPromiseLike(result) ? result.then(authenticated) : authenticated(result);
+  }
+
+  function authorized(req: Request, res: Response, next: NextFunction, tls: boolean, user: UserInfo): MaybePromise<void> {
+    // A full audit buffer under the blocking policy holds new requests back until the writer catches up.
+    const room = deps.audit?.room();
+    return room ? room.then(() => dispatch(req, res, next, tls, user)) : dispatch(req, res, next, tls, user);
+  }
+
+  function dispatch(req: Request, res: Response, next: NextFunction, tls: boolean, user: UserInfo): void {
     const info = requestInfoOf(req);
     const attrs: AuthzAttributes = {
       user,
@@ -163,9 +174,6 @@ export function accessFilter(deps: AccessDeps): RequestHandler {
       name: info.name,
       path: info.resourceRequest ? undefined : info.path,
     };
-    // A full audit buffer under the blocking policy holds new requests back until the writer catches up.
-    const room = deps.audit?.room();
-    if (room) yield room;
     const audit = deps.audit ? auditRequest(deps.audit, req, res, attrs) : undefined;
     setUser(res, user);
     if (tls && wantsImpersonation(req.headers)) {
@@ -215,10 +223,9 @@ export function accessFilter(deps: AccessDeps): RequestHandler {
       setUser(res, localAdmin);
       return next();
     }
-    // Synchronous unless an authenticator or the audit buffer makes it wait (runMaybeAsync).
     let admitted: MaybePromise<void>;
     try {
-      admitted = runMaybeAsync(admit(req, res, next, tls));
+      admitted = admit(req, res, next, tls);
     } catch (e) {
       return sendError(req, res, e);
     }

@@ -36,6 +36,18 @@ describe('authenticator chain (upstream union, then fail-on-error before anonymo
     expect(await late).toEqual({ user: { username: 'lou', groups: ['system:authenticated'] } });
   });
 
+  it('after an authenticator that answered late, the rest are asked in turn, each once; a failure rejects', async () => {
+    const asked: string[] = [];
+    const lateError: Authenticator = { authenticate: async () => (asked.push('late'), { error: 'webhook said no' }) };
+    const counting: Authenticator = { authenticate: (c) => (asked.push('file'), tokens.authenticate(c)) };
+    const mixed = new AuthenticatorChain([x509Authenticator], [lateError, counting], false);
+    expect(await mixed.authenticate({ bearerToken: 'good' })).toEqual({ user: { username: 'tina', uid: '1', groups: ['g', 'system:authenticated'] } });
+    expect(asked).toEqual(['late', 'file']);
+    expect(await mixed.authenticate({ clientCertificate: cert(false), bearerToken: 'nobody' })).toEqual({ unauthorized: 'x509: unable to verify the first certificate; webhook said no' });
+    const broken = new AuthenticatorChain([], [{ authenticate: () => Promise.reject(new Error('down')) }, counting], false);
+    await expect(broken.authenticate({ bearerToken: 'good' })).rejects.toThrow('down');
+  });
+
   it('one user object per token and per connection\'s certificate, which the authorizer knows again; the authenticator\'s own is left as it was', async () => {
     const user = async (c: Parameters<typeof chain.authenticate>[0]) => ((await chain.authenticate(c)) as { user: object }).user;
     expect(await user({ bearerToken: 'good' })).toBe(await user({ bearerToken: 'good' }));
