@@ -159,23 +159,32 @@ function reportsOf(stream) {
  * A bare node:http server answering every request with the same bytes; with `certDir` (a server's PKI), node:https
  * as well on a second port, with the same key and certificate: what node's own TLS costs per request.
  */
-export async function startBareServer(body, certDir) {
+export async function startBareServer(body, certDir, { processes = 1 } = {}) {
   const port = await freePort();
   const securePort = certDir ? await freePort() : 0;
   // The body goes through a file: an argument is limited to 128 KiB.
   const file = join(scratchDir('bench-bare-'), 'body');
   writeFileSync(file, body);
-  const code = [
+  const serve = [
     `const fs=require('node:fs'),b=fs.readFileSync(process.argv[1]);`,
     `const h=(q,s)=>{s.writeHead(200,{'Content-Type':'application/json','Content-Length':b.length});s.end(b)};`,
     `require('node:http').createServer(h).listen(${port},'127.0.0.1');`,
     certDir ? `require('node:https').createServer({key:fs.readFileSync(process.argv[2]+'/apiserver.key'),cert:fs.readFileSync(process.argv[2]+'/apiserver.crt')},h).listen(${securePort},'127.0.0.1');` : '',
   ].join('');
+  // With processes > 1, node:cluster's workers share the port (the primary hands each connection to one of them) and
+  // the primary prints their pids: what bare node:http reaches on every core, not on one.
+  const code = processes > 1
+    ? `const c=require('node:cluster');if(c.isPrimary){const w=[];for(let i=0;i<${processes};i++)w.push(c.fork().process.pid);console.log('workers '+w.join(' '))}else{${serve}}`
+    : serve;
   const child = spawn(process.execPath, ['-e', code, file, ...(certDir ? [certDir] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
   const proc = track(child);
   const url = `http://127.0.0.1:${port}`;
   await waitHttp(url, proc, 'bare server');
-  return { ...proc, url, ...(certDir ? { secureUrl: `https://127.0.0.1:${securePort}` } : {}) };
+  const workers = processes > 1 ? (/workers ([\d ]+)/.exec(proc.output())?.[1] ?? '').split(' ').map(Number) : [];
+  if (processes > 1 && workers.length !== processes) throw new Error(`bare server: ${processes} workers expected, got ${workers.length}`);
+  // The CPU of all its processes, in seconds.
+  const cpuSeconds = () => [child.pid, ...workers].reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
+  return { ...proc, url, cpuSeconds, ...(certDir ? { secureUrl: `https://127.0.0.1:${securePort}` } : {}) };
 }
 
 /**
