@@ -7,7 +7,7 @@ import type { ClockPort } from '../../ports/clock.port';
 import type { UserInfo } from '../../machinery/resource-definition';
 import { InvalidTokenError, type TokenClaims, type TokenPort } from '../../ports/token.port';
 import { serviceAccountGroups, serviceAccountUsername } from '../user';
-import { runMaybeAsync, type MaybePromise } from '../../machinery/maybe-async';
+import { isPromiseLike, type MaybePromise } from '../../machinery/maybe-async';
 import type { Authenticator, AuthnResult, Credentials } from './authenticator';
 import { intersectAudiences } from './audiences';
 
@@ -33,31 +33,33 @@ export interface ServiceAccountTokenOptions {
 export function serviceAccountAuthenticator(tokens: TokenPort, lookup: UidLookup, clock: ClockPort, opts: ServiceAccountTokenOptions): Authenticator {
   return {
     // Synchronous for a token the verifier remembers, as most requests present.
-    authenticate: (c: Credentials): MaybePromise<AuthnResult> => runMaybeAsync(serviceAccountUser(tokens, lookup, clock, opts, c)),
+    authenticate: ({ bearerToken, audiences }: Credentials): MaybePromise<AuthnResult> => {
+      if (!bearerToken) return undefined;
+      // The audiences a TokenReview asks for, else the server's own: the token must be meant for one of them.
+      const wanted = audiences ?? opts.audiences;
+      let verified: MaybePromise<TokenClaims | undefined>;
+      try {
+        verified = tokens.verify(bearerToken, { issuers: opts.issuers, audiences: wanted, now: clock.now() });
+      } catch (e) {
+        return refused(e);
+      }
+      const user = (claims: TokenClaims | undefined) => (claims ? serviceAccountUser(lookup, claims, wanted, !audiences) : undefined);
+      return isPromiseLike(verified) ? verified.then(user, refused) : user(verified);
+    },
   };
+}
+
+/** A token the verifier refuses is a 401 with its reason; anything else is the server's own failure. */
+function refused(e: unknown): AuthnResult {
+  if (e instanceof InvalidTokenError) return { error: `service account token: ${e.message}` };
+  throw e;
 }
 
 /** The user each remembered token's claims make, for the server's own audiences. */
 const fromClaims = new WeakMap<TokenClaims, { user: UserInfo; audiences: string[] }>();
 
-function* serviceAccountUser(
-  tokens: TokenPort,
-  lookup: UidLookup,
-  clock: ClockPort,
-  opts: ServiceAccountTokenOptions,
-  { bearerToken, audiences }: Credentials,
-): Generator<unknown, AuthnResult, TokenClaims | undefined> {
-  if (!bearerToken) return undefined;
-  // The audiences a TokenReview asks for, else the server's own: the token must be meant for one of them.
-  const wanted = audiences ?? opts.audiences;
-  let claims: TokenClaims | undefined;
-  try {
-    claims = yield tokens.verify(bearerToken, { issuers: opts.issuers, audiences: wanted, now: clock.now() });
-  } catch (e) {
-    if (e instanceof InvalidTokenError) return { error: `service account token: ${e.message}` };
-    throw e;
-  }
-  if (!claims) return undefined;
+/** The user of verified claims (`ownAudiences`: verified for the server's audiences, not a TokenReview's). */
+function serviceAccountUser(lookup: UidLookup, claims: TokenClaims, wanted: string[], ownAudiences: boolean): AuthnResult {
   const sa = claims[privateClaim] as ServiceAccountClaims | undefined;
   if (!sa?.namespace || !sa.serviceaccount?.name || claims.sub !== serviceAccountUsername(sa.namespace, sa.serviceaccount.name)) {
     return { error: 'service account token: malformed claims' };
@@ -73,7 +75,7 @@ function* serviceAccountUser(
   }
   // The checks above run on every request (they revoke); what follows from the claims alone is built once for
   // the claims a remembered token gives, for the server's own audiences (a TokenReview names its own).
-  const known = audiences ? undefined : fromClaims.get(claims);
+  const known = ownAudiences ? fromClaims.get(claims) : undefined;
   if (known) return known;
   if (claims.jti) extra['authentication.kubernetes.io/credential-id'] = [`JTI=${claims.jti}`];
   const tokenAudiences: string[] = typeof claims.aud === 'string' ? [claims.aud] : (claims.aud ?? []);
@@ -86,6 +88,6 @@ function* serviceAccountUser(
     },
     audiences: intersectAudiences(tokenAudiences, wanted),
   };
-  if (!audiences) fromClaims.set(claims, result);
+  if (ownAudiences) fromClaims.set(claims, result);
   return result;
 }

@@ -108,6 +108,17 @@ describe('cached service-account token verification (upstream: success 10 s, fai
     expect(inner.verified).toBe(1);
   });
 
+  it('a token the verifier refuses, late or at once, is an error with its reason; a verifier that breaks is not', async () => {
+    const lookup: UidLookup = { uidOf: () => 'sa-uid' };
+    const late = serviceAccountAuthenticator(countingPort(t0 / 1000 + 3600), lookup, clock, { issuers: [issuer], audiences });
+    expect(await late.authenticate({ bearerToken: 'forged' })).toEqual({ error: 'service account token: signature is invalid' });
+    expect(late.authenticate({})).toBeUndefined();
+    const refusing: TokenPort = { sign: async () => 'unused', verify: () => { throw new InvalidTokenError('token is expired'); } };
+    expect(serviceAccountAuthenticator(refusing, lookup, clock, { issuers: [issuer], audiences }).authenticate({ bearerToken: 'x' })).toEqual({ error: 'service account token: token is expired' });
+    const broken: TokenPort = { sign: async () => 'unused', verify: async () => { throw new Error('key store unreadable'); } };
+    await expect(serviceAccountAuthenticator(broken, lookup, clock, { issuers: [issuer], audiences }).authenticate({ bearerToken: 'x' })).rejects.toThrow('key store unreadable');
+  });
+
   it('keeps at most maxEntries tokens', async () => {
     const inner = countingPort(t0 / 1000 + 3600);
     const cached = cachedTokenVerifier(inner, hash, { successTtlMs: 10_000, maxEntries: 1 });
