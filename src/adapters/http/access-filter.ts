@@ -11,7 +11,7 @@ import type { UserInfo } from '../../machinery/resource-definition';
 import { errors } from '../../machinery/status';
 import type { AuthorizerPort, AuthzAttributes } from '../../ports/authorizer.port';
 import type { AuthenticatorChain, ChainResult } from '../../auth/authn/chain';
-import { isPromiseLike, type MaybePromise } from '../../machinery/maybe-async';
+import { andThen, isPromiseLike, type MaybePromise } from '../../machinery/maybe-async';
 import type { ClientCertificate } from '../../auth/authn/authenticator';
 import { impersonate, wantsImpersonation } from '../../auth/impersonation';
 import { forbiddenError } from '../../auth/forbidden';
@@ -144,14 +144,13 @@ export function accessFilter(deps: AccessDeps): RequestHandler {
   function admit(req: Request, res: Response, next: NextFunction, tls: boolean): MaybePromise<void> {
     if (!tls) return authorized(req, res, next, tls, localAdmin);
     const result = deps.authenticator.authenticate({ clientCertificate: clientCertificate(req.socket as TLSSocket, deps.podCertificates), bearerToken: bearerToken(req) });
-    const authenticated = (r: ChainResult) => {
+    return andThen(result, (r: ChainResult) => {
       if ('unauthorized' in r) {
         res.setHeader('WWW-Authenticate', 'Bearer realm="svc-apiserver"');
         return sendError(req, res, errors.unauthorized());
       }
       return authorized(req, res, next, tls, r.user);
-    };
-    return isPromiseLike(result) ? result.then(authenticated) : authenticated(result);
+    });
   }
 
   function authorized(req: Request, res: Response, next: NextFunction, tls: boolean, user: UserInfo): MaybePromise<void> {

@@ -73,6 +73,14 @@ export class HeapTrimmer {
     return this.opts.quietMs ?? 1000;
   }
 
+  private get quietBytes(): number {
+    return this.opts.quietBytes ?? 1024 * 1024;
+  }
+
+  private get quietRequests(): number {
+    return this.opts.quietRequests ?? 20;
+  }
+
   private schedule(fn: () => void, ms: number): void {
     (this.opts.schedule ?? ((f, t) => setTimeout(f, t).unref()))(fn, ms);
   }
@@ -80,7 +88,7 @@ export class HeapTrimmer {
   private check(): void {
     this.armed = false;
     // Still busy: wait for a quiet period; the collection would only find the garbage of requests under way.
-    if (this.sinceArmed > (this.opts.quietBytes ?? 1024 * 1024) || this.requestsSinceArmed > (this.opts.quietRequests ?? 20)) return this.arm();
+    if (this.sinceArmed > this.quietBytes || this.requestsSinceArmed > this.quietRequests) return this.arm();
     this.pending = 0;
     this.collect();
     if (this.settling) return;
@@ -95,8 +103,7 @@ export class HeapTrimmer {
   private settle(ms: number): void {
     this.settling = false;
     const periods = ms / this.quietMs;
-    if (this.armed || this.bytesSinceTrim > periods * (this.opts.quietBytes ?? 1024 * 1024)) return;
-    if (this.requestsSinceTrim > periods * (this.opts.quietRequests ?? 20)) return;
+    if (this.armed || this.bytesSinceTrim > periods * this.quietBytes || this.requestsSinceTrim > periods * this.quietRequests) return;
     this.collect();
   }
 

@@ -4,7 +4,7 @@
  * request, a presented but unrecognised credential is 401, never anonymous.
  */
 import type { UserInfo } from '../../machinery/resource-definition';
-import { isPromiseLike, type MaybePromise } from '../../machinery/maybe-async';
+import { andThen, isPromiseLike, type MaybePromise } from '../../machinery/maybe-async';
 import { anonymousUser, withAuthenticatedGroup } from '../user';
 import type { Authenticator, AuthnResult, Credentials } from './authenticator';
 
@@ -42,21 +42,18 @@ export class AuthenticatorChain {
       if (r) problems.push(r.error);
       return undefined;
     });
-    const next = (found: ChainResult | undefined) => found ?? this.afterCertificates(c, problems);
-    return isPromiseLike(byCertificate) ? byCertificate.then(next) : next(byCertificate);
+    return andThen(byCertificate, (found) => found ?? this.afterCertificates(c, problems));
   }
 
   private afterCertificates(c: Credentials, problems: string[]): MaybePromise<ChainResult> {
     if (c.bearerToken === undefined) return this.verdict(problems);
-    const byToken = this.tokenUser(c);
-    const next = (r: TokenOutcome): ChainResult => {
+    return andThen(this.tokenUser(c), (r): ChainResult => {
       if ('user' in r) return { user: r.user };
       for (const e of r.errors) problems.push(e);
       // Nobody claimed the token: upstream's "invalid bearer token".
       if (problems.length === 0) problems.push('invalid bearer token');
       return this.verdict(problems);
-    };
-    return isPromiseLike(byToken) ? byToken.then(next) : next(byToken);
+    });
   }
 
   private verdict(problems: string[]): ChainResult {
@@ -83,6 +80,6 @@ export class AuthenticatorChain {
       if (r) errors.push(r.error);
       return undefined;
     });
-    return isPromiseLike(found) ? found.then((r) => r ?? { errors }) : (found ?? { errors });
+    return andThen(found, (r) => r ?? { errors });
   }
 }
