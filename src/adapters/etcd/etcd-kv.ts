@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import * as protobuf from 'protobufjs';
 import type { GrpcClient } from './grpc-client';
+import { encodeTxn } from './txn-encoding';
 
 export interface EtcdKeyValue {
   key: Buffer;
@@ -55,9 +56,6 @@ export interface TxnResponse {
   /** The key-values of the first range in the responses (a failed compare's current value). */
   rangeKvs: EtcdKeyValue[];
 }
-
-const compareTarget = { Create: 1, Mod: 2 } as const;
-const compareResult = { Equal: 0, Greater: 1 } as const;
 
 let root: protobuf.Root | undefined;
 
@@ -121,12 +119,7 @@ export class EtcdKv {
 
   async txn(req: TxnRequest): Promise<TxnResponse> {
     const t = messages();
-    const wire = {
-      compare: req.compare.map((c) => ({ ...c, target: compareTarget[c.target], result: compareResult[c.result] })),
-      success: req.success,
-      failure: req.failure,
-    };
-    const body = await this.grpc.call('/etcdserverpb.KV/Txn', t.txn.encode(wire).finish(), this.timeoutMs);
+    const body = await this.grpc.call('/etcdserverpb.KV/Txn', encodeTxn(req), this.timeoutMs);
     const res = t.txnResponse.decode(body) as unknown as WireTxnResponse;
     const range = res.responses?.find((r) => r.response_range)?.response_range;
     return { revision: num(res.header?.revision), succeeded: !!res.succeeded, rangeKvs: (range?.kvs ?? []).map(keyValue) };

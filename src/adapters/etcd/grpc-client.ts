@@ -80,7 +80,7 @@ export class GrpcClient {
   }
 
   /** The response message of `method` (e.g. /etcdserverpb.KV/Txn) for an encoded request message. */
-  async call(method: string, request: Uint8Array, timeoutMs: number): Promise<Buffer> {
+  async call(method: string, request: Uint8Array | readonly Uint8Array[], timeoutMs: number): Promise<Buffer> {
     const deadline = performance.now() + timeoutMs;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -99,7 +99,7 @@ export class GrpcClient {
     this.session = undefined;
   }
 
-  private once(method: string, request: Uint8Array, timeoutMs: number): Promise<Buffer> {
+  private once(method: string, request: Uint8Array | readonly Uint8Array[], timeoutMs: number): Promise<Buffer> {
     if (this.closed) return Promise.reject(new GrpcConnectionError('the etcd client is closed', false));
     const session = this.current();
     return new Promise<Buffer>((resolve, reject) => {

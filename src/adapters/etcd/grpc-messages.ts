@@ -64,17 +64,25 @@ const copiedUpTo = 64 * 1024;
 /**
  * A message in gRPC's length-prefixed framing (uncompressed), as the pieces to send: a small one copied behind its
  * 5-byte prefix, a large one (a 900 KB value's put) as the prefix and then the message itself, since copying it
- * would cost more than the DATA frame of its own that the prefix then takes.
+ * would cost more than the DATA frame of its own that the prefix then takes. A message may come in parts (a put
+ * whose value was not copied into it, txn-encoding.ts): they follow the prefix in order.
  */
-export function framed(message: Uint8Array): Buffer[] {
-  const out = Buffer.allocUnsafe(message.length < copiedUpTo ? 5 + message.length : 5);
+export function framed(message: Uint8Array | readonly Uint8Array[]): Buffer[] {
+  const parts = message instanceof Uint8Array ? [message] : message;
+  let length = 0;
+  for (const p of parts) length += p.length;
+  const out = Buffer.allocUnsafe(length < copiedUpTo ? 5 + length : 5);
   out[0] = 0;
-  out.writeUInt32BE(message.length, 1);
-  if (message.length < copiedUpTo) {
-    out.set(message, 5);
+  out.writeUInt32BE(length, 1);
+  if (length < copiedUpTo) {
+    let at = 5;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
     return [out];
   }
-  return [out, Buffer.from(message.buffer, message.byteOffset, message.length)];
+  return [out, ...parts.filter((p) => p.length > 0).map((p) => Buffer.from(p.buffer, p.byteOffset, p.length))];
 }
 
 /**
