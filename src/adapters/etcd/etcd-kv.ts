@@ -7,7 +7,9 @@
 import { createRequire } from 'node:module';
 import * as protobuf from 'protobufjs';
 import type { GrpcClient } from './grpc-client';
-import { encodeTxn } from './txn-encoding';
+import { encodeTxn, type TxnRequest } from './txn-encoding';
+
+export type { Compare, RequestOp, TxnRequest } from './txn-encoding';
 
 export interface EtcdKeyValue {
   key: Buffer;
@@ -29,25 +31,6 @@ export interface RangeResponse {
   kvs: EtcdKeyValue[];
   more: boolean;
   count: number;
-}
-
-export interface Compare {
-  key: Buffer;
-  target: 'Create' | 'Mod';
-  result: 'Equal' | 'Greater';
-  create_revision?: number;
-  mod_revision?: number;
-}
-
-export type RequestOp =
-  | { request_put: { key: Buffer; value: Buffer; lease?: string } }
-  | { request_range: { key: Buffer } }
-  | { request_delete_range: { key: Buffer } };
-
-export interface TxnRequest {
-  compare: Compare[];
-  success: RequestOp[];
-  failure: RequestOp[];
 }
 
 export interface TxnResponse {

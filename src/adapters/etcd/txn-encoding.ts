@@ -6,7 +6,24 @@
  * copies 900 KB less). The bytes are the ones protobufjs writes for the same request
  * (test/unit/storage/txn-encoding.test.ts compares them).
  */
-import type { Compare, RequestOp, TxnRequest } from './etcd-kv';
+export interface Compare {
+  key: Buffer;
+  target: 'Create' | 'Mod';
+  result: 'Equal' | 'Greater';
+  create_revision?: number;
+  mod_revision?: number;
+}
+
+export type RequestOp =
+  | { request_put: { key: Buffer; value: Buffer; lease?: string } }
+  | { request_range: { key: Buffer } }
+  | { request_delete_range: { key: Buffer } };
+
+export interface TxnRequest {
+  compare: Compare[];
+  success: RequestOp[];
+  failure: RequestOp[];
+}
 
 export const compareTarget = { Create: 1, Mod: 2 } as const;
 export const compareResult = { Equal: 0, Greater: 1 } as const;
