@@ -13,11 +13,17 @@ export class NamespaceAutoProvision implements AdmissionPlugin {
 
   constructor(private readonly namespaces: Namespaces) {}
 
-  async admit(a: AdmissionAttributes): Promise<void> {
+  admit(a: AdmissionAttributes): void | Promise<void> {
     if (a.dryRun || a.operation !== 'CREATE' || !a.namespace || isNamespaceKind(a.definition)) return;
-    if (await this.namespaces.cached(a.namespace)) return;
+    // A namespace seen since the last change to any namespace is there: nothing to wait for.
+    if (this.namespaces.remembered(a.namespace)?.object) return;
+    return this.provision(a, a.namespace);
+  }
+
+  private async provision(a: AdmissionAttributes, namespace: string): Promise<void> {
+    if (await this.namespaces.cached(namespace)) return;
     try {
-      await this.namespaces.create(a.namespace);
+      await this.namespaces.create(namespace);
     } catch (e) {
       // Only a refusal of the namespace is a refusal of the object; storage timing out or down answers as such (504, 503).
       if (!(e instanceof ApiError)) throw e;

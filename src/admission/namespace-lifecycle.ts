@@ -24,7 +24,7 @@ export class NamespaceLifecycle implements AdmissionPlugin {
     private readonly immortal: ReadonlySet<string>,
   ) {}
 
-  async admit(a: AdmissionAttributes): Promise<void> {
+  admit(a: AdmissionAttributes): void | Promise<void> {
     if (isNamespaceKind(a.definition)) {
       if (a.operation !== 'DELETE') return;
       if (this.immortal.has(a.name)) throw errors.forbidden(a.definition, a.name, 'this namespace may not be deleted');
@@ -32,12 +32,24 @@ export class NamespaceLifecycle implements AdmissionPlugin {
       return;
     }
     if (!a.definition.namespaced || !a.namespace || a.operation === 'DELETE') return;
+    // A namespace seen since the last change to any namespace, and not one deleted through here a moment ago: its
+    // phase is at hand.
+    const known = this.namespaces.remembered(a.namespace)?.object as NamespaceObject | undefined;
+    if (known && !this.mayBeStale(a.namespace)) return this.refuseTerminating(a, known);
+    return this.admitLooked(a, a.namespace);
+  }
 
-    let ns = (await this.namespaces.cached(a.namespace)) as NamespaceObject | undefined;
-    if (!ns || (this.mayBeStale(a.namespace) && ns.status?.phase === PHASE_ACTIVE)) {
-      ns = (await this.namespaces.live(a.namespace)) as NamespaceObject | undefined;
-      if (!ns) throw this.namespaces.notFound(a.namespace);
+  private async admitLooked(a: AdmissionAttributes, namespace: string): Promise<void> {
+    let ns = (await this.namespaces.cached(namespace)) as NamespaceObject | undefined;
+    if (!ns || (this.mayBeStale(namespace) && ns.status?.phase === PHASE_ACTIVE)) {
+      ns = (await this.namespaces.live(namespace)) as NamespaceObject | undefined;
+      if (!ns) throw this.namespaces.notFound(namespace);
     }
+    this.refuseTerminating(a, ns);
+  }
+
+  /** Nothing is created in a namespace being terminated. */
+  private refuseTerminating(a: AdmissionAttributes, ns: NamespaceObject): void {
     if (a.operation === 'CREATE' && ns.status?.phase === PHASE_TERMINATING) {
       const err = errors.forbidden(a.definition, a.name, `unable to create new content in namespace ${a.namespace} because it is being terminated`);
       err.status.details!.causes = [{ reason: 'NamespaceTerminating', message: `namespace ${a.namespace} is being terminated`, field: 'metadata.namespace' }];

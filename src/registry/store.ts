@@ -116,7 +116,9 @@ export class ResourceStore {
       dryRun: opts.dryRun,
       options: opts,
     });
-    await admission?.admit(attributes());
+    // Awaited only when a plugin has to wait: most writes pass every plugin synchronously.
+    const admitted = admission?.admit(attributes());
+    if (admitted) await admitted;
     meta.uid = this.deps.random.uuid();
     meta.creationTimestamp = timestamp(this.deps.clock.now());
     if (def.usesGeneration) meta.generation = 1;
@@ -133,7 +135,8 @@ export class ResourceStore {
     def.strategy.canonicalize?.(obj);
     shapeAsStored(def, obj);
     recordManagedFields(def, obj, undefined, opts, this.deps.clock.now());
-    await admission?.validate(attributes());
+    const validated = admission?.validate(attributes());
+    if (validated) await validated;
 
     const converter = converterOf(def);
     for (let attempt = 1; ; attempt++) {

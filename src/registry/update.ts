@@ -175,7 +175,8 @@ async function prepare(store: UpdatingStore, key: string, name: string, current:
     dryRun: opts.dryRun,
     options: opts,
   };
-  await store.deps.admission?.admit(attributes);
+  const admitted = store.deps.admission?.admit(attributes);
+  if (admitted) await admitted;
   if (subresource) {
     const sub = def.subresources[subresource];
     if (sub.resetObjectMeta) resetObjectMetaForStatus(obj, old);
@@ -193,7 +194,8 @@ async function prepare(store: UpdatingStore, key: string, name: string, current:
   // Compared in stored shape, so an empty map that Go leaves out is no spec change (as Semantic.DeepEqual).
   if (!subresource) bumpGeneration(def, obj, old);
   recordManagedFields(def, obj, old, opts, store.deps.clock.now(), subresource);
-  await store.deps.admission?.validate(attributes);
+  const validated = store.deps.admission?.validate(attributes);
+  if (validated) await validated;
   obj.metadata.resourceVersion = old.metadata.resourceVersion;
   ignoreManagedFieldsTimestamps(obj, old);
 

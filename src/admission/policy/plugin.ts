@@ -11,6 +11,7 @@ import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admiss
 import { dispatch, type NamespaceReader } from './dispatcher';
 import type { PolicyRegistry } from './params';
 import { PolicySource } from './source';
+import { andThen, type MaybePromise } from '../../machinery/maybe-async';
 
 const EXEMPT = new Set(['validatingadmissionpolicies', 'validatingadmissionpolicybindings', 'mutatingadmissionpolicies', 'mutatingadmissionpolicybindings']);
 
@@ -32,13 +33,13 @@ export class ValidatingAdmissionPolicy implements AdmissionPlugin {
     this.source = new PolicySource(deps.changes);
   }
 
-  async validate(a: AdmissionAttributes): Promise<void> {
+  /** At once when no policy is bound (the policies and bindings unchanged since the last look), else by dispatch. */
+  validate(a: AdmissionAttributes): MaybePromise<void> {
     if (EXEMPT.has(a.definition.plural) && a.definition.group.startsWith('admissionregistration.')) return;
     const registry = this.deps.registry();
-    const pending = this.source.hooks(registry);
-    const hooks = pending instanceof Promise ? await pending : pending;
-    if (!hooks.length) return;
-    await dispatch(a, hooks, { registry, namespaces: this.deps.namespaces, authorizer: this.deps.authorizer() });
+    return andThen(this.source.hooks(registry), (hooks) =>
+      hooks.length ? dispatch(a, hooks, { registry, namespaces: this.deps.namespaces, authorizer: this.deps.authorizer() }) : undefined,
+    );
   }
 }
 

@@ -9,6 +9,7 @@
  */
 import { errors } from '../../machinery/status';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admission-chain';
+import { andThen, type MaybePromise } from '../../machinery/maybe-async';
 import type { WebhookPort } from '../../ports/webhook.port';
 import type { Webhook } from './configuration';
 import { addAuditAnnotation, RequestDeadlines, WebhookCaller, type WebhookPluginOptions } from './invoke';
@@ -49,10 +50,12 @@ export class MutatingAdmissionWebhook implements AdmissionPlugin {
     this.caller = new WebhookCaller({ env, webhooks, deadlines: options.deadlines ?? new RequestDeadlines() });
   }
 
-  async admit(a: AdmissionAttributes): Promise<void> {
+  admit(a: AdmissionAttributes): MaybePromise<void> {
     if (isExemptFromWebhooks(a.definition)) return;
-    const hooks = await this.source.webhooks();
-    if (hooks.length === 0) return;
+    return andThen(this.source.webhooks(), (hooks) => (hooks.length === 0 ? undefined : this.call(a, hooks)));
+  }
+
+  private async call(a: AdmissionAttributes, hooks: readonly Webhook[]): Promise<void> {
     const scope = new RequestScope(a, this.env.registry(), this.env.authorizer());
     const state = new Reinvocation();
     await this.round(scope, hooks, 0, state);

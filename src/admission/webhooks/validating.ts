@@ -7,12 +7,14 @@
  */
 import { ApiError, errors } from '../../machinery/status';
 import type { AdmissionAttributes, AdmissionPlugin } from '../../registry/admission-chain';
+import { andThen, type MaybePromise } from '../../machinery/maybe-async';
 import type { WebhookPort } from '../../ports/webhook.port';
 import { addAuditAnnotation, RequestDeadlines, WebhookCaller, type WebhookPluginOptions } from './invoke';
 import { RequestScope, type Invocation } from './request-scope';
 import { isExemptFromWebhooks } from './rules';
 import { CallingWebhookError, denial } from './webhook-errors';
 import { WebhookSource, type WebhookEnv } from './webhook-source';
+import type { Webhook } from './configuration';
 
 const failedOpenAnnotation = 'failed-open.validating.webhook.admission.k8s.io/';
 
@@ -30,10 +32,12 @@ export class ValidatingAdmissionWebhook implements AdmissionPlugin {
     this.caller = new WebhookCaller({ env, webhooks, deadlines: options.deadlines ?? new RequestDeadlines() });
   }
 
-  async validate(a: AdmissionAttributes): Promise<void> {
+  validate(a: AdmissionAttributes): MaybePromise<void> {
     if (isExemptFromWebhooks(a.definition)) return;
-    const hooks = await this.source.webhooks();
-    if (hooks.length === 0) return;
+    return andThen(this.source.webhooks(), (hooks) => (hooks.length === 0 ? undefined : this.call(a, hooks)));
+  }
+
+  private async call(a: AdmissionAttributes, hooks: readonly Webhook[]): Promise<void> {
     const scope = new RequestScope(a, this.env.registry(), this.env.authorizer());
     const relevant: Invocation[] = [];
     for (const hook of hooks) {

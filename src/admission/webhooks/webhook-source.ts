@@ -15,6 +15,7 @@ import { ChangeFlag, type ConfigurationChanges } from '../config-changes';
 import { seenOf, unchanged, type Seen } from '../list-snapshot';
 import type { ListResult } from '../../registry/results';
 import { compileConfiguration, type Webhook, type WebhookConfigurationJson } from './configuration';
+import type { MaybePromise } from '../../machinery/maybe-async';
 
 /** What the webhook plugins use of the registry (a Registry is one). */
 export type WebhookRegistry = Pick<Registry, 'definitions' | 'list' | 'get'> & {
@@ -68,11 +69,16 @@ export class WebhookSource {
     return this.definition.def;
   }
 
-  async webhooks(): Promise<readonly Webhook[]> {
+  /** At once while no configuration changed since the last look (every write asks), else after a list. */
+  webhooks(): MaybePromise<readonly Webhook[]> {
     const def = this.def();
     if (!def) return [];
     const last = this.compiled;
     if (!this.flag.take([def]) && last?.def === def) return last.webhooks;
+    return this.listed(def, last);
+  }
+
+  private async listed(def: ResourceDefinition, last: WebhookSource['compiled']): Promise<readonly Webhook[]> {
     let list: ListResult;
     try {
       list = await this.registry().list(def, { resourceVersion: '0' });

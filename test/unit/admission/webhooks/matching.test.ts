@@ -258,6 +258,6 @@ describe('configurations', () => {
 
 it('a webhook without a usable client config fails to call as upstream says', async () => {
   const { plugin } = setup(hook('nowhere', { clientConfig: {} }));
-  const err = (await plugin.validate(createCm()).catch((e) => e)) as ApiError;
+  const err = (await (async () => plugin.validate(createCm()))().catch((e: unknown) => e)) as ApiError;
   expect(err.status.message).toBe('Internal error occurred: failed calling webhook "nowhere.hooks.test": could not get REST client: webhook has no url and no service');
 });

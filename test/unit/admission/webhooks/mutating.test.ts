@@ -124,7 +124,7 @@ describe('denials', () => {
       status: { kind: 'Status', status: 'Failure', code: 422, reason: 'Invalid', message: 'admission webhook "no.hooks.test" denied the request: labels are required' },
     });
     const bare = setup([hook('no')], { '/no': (r) => deny(r, { code: 200 }) });
-    const err = await bare.plugin.admit(createCm()).catch((e) => e);
+    const err = await (async () => bare.plugin.admit(createCm()))().catch((e) => e);
     expect(err.status).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 400, message: 'admission webhook "no.hooks.test" denied the request without explanation' });
   });
 });

@@ -68,7 +68,7 @@ it('fails closed under Fail and open under Ignore, noting the webhook by its pla
 describe('answers', () => {
   const refusal = async (answer: (r: Posted['review']) => unknown) => {
     const { plugin } = setup([hook('x')], { '/x': answer });
-    const err = await plugin.validate(createCm()).catch((e) => e);
+    const err = await (async () => plugin.validate(createCm()))().catch((e) => e);
     return err?.status?.message;
   };
   const prefix = 'Internal error occurred: failed calling webhook "x.hooks.test": received invalid webhook response: ';
