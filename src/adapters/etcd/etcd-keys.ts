@@ -4,7 +4,8 @@
  * 2^53 in practice, so plain numbers are safe.
  */
 import { GRPCDeadlineExceededError, isRecoverableError } from 'etcd3';
-import { keyValue, type EtcdKeyValue, type WireKeyValue } from './etcd-kv';
+import type { EtcdKeyValue } from './etcd-kv';
+import type { WatchEvent } from './response-decoding';
 import { GrpcConnectionError, GrpcStatusError, GrpcTimeoutError } from './grpc-client';
 import {
   StorageBusyError,
@@ -15,12 +16,6 @@ import {
   type KeyValue,
   type StorageEvent,
 } from '../../ports/storage.port';
-
-export interface WireEvent {
-  type?: number;
-  kv?: WireKeyValue | null;
-  prev_kv?: WireKeyValue | null;
-}
 
 export class KeySpace {
   private readonly prefixBytes: number;
@@ -55,8 +50,8 @@ export class KeySpace {
   }
 
   /** A Watch response's event (protobuf: type 0 is a put, 1 a delete). */
-  toEvent(ev: WireEvent): StorageEvent {
-    const kv = keyValue(ev.kv ?? {});
+  toEvent(ev: WatchEvent): StorageEvent {
+    const kv = ev.kv;
     const event: StorageEvent = { type: ev.type === 1 ? 'delete' : 'put', key: this.strip(kv.key), modRevision: kv.mod_revision };
     if (event.type === 'put') event.value = kv.value;
     return event;

@@ -1,22 +1,17 @@
 /**
- * etcd's KV service (Range and Txn) over GrpcClient, with the protobuf
- * messages of the etcd3 package's own .proto files (protobufjs compiles an
- * encoder and decoder per message type once); the Watch service's messages
- * come from the same files.
+ * etcd's KV service (Range and Txn) over GrpcClient. The requests that every
+ * write and read sends, and every answer, are encoded and decoded by hand
+ * (txn-encoding.ts, response-decoding.ts); the rest use protobufjs on the
+ * etcd3 package's own .proto files, as do the Watch service's requests.
  */
 import { createRequire } from 'node:module';
 import * as protobuf from 'protobufjs';
 import type { GrpcClient } from './grpc-client';
 import { encodeTxn, type TxnRequest } from './txn-encoding';
+import { decodeRangeResponse, decodeTxnResponse, type RangeResponse, type TxnResponse } from './response-decoding';
 
 export type { Compare, RequestOp, TxnRequest } from './txn-encoding';
-
-export interface EtcdKeyValue {
-  key: Buffer;
-  value: Buffer;
-  create_revision: number;
-  mod_revision: number;
-}
+export type { EtcdKeyValue, RangeResponse, TxnResponse } from './response-decoding';
 
 export interface RangeRequest {
   key: Buffer;
@@ -24,20 +19,6 @@ export interface RangeRequest {
   limit?: number;
   revision?: number;
   count_only?: boolean;
-}
-
-export interface RangeResponse {
-  revision: number;
-  kvs: EtcdKeyValue[];
-  more: boolean;
-  count: number;
-}
-
-export interface TxnResponse {
-  revision: number;
-  succeeded: boolean;
-  /** The key-values of the first range in the responses (a failed compare's current value). */
-  rangeKvs: EtcdKeyValue[];
 }
 
 let root: protobuf.Root | undefined;
@@ -48,19 +29,10 @@ function protoRoot(): protobuf.Root {
   return root;
 }
 
-let types: { range: protobuf.Type; rangeResponse: protobuf.Type; txn: protobuf.Type; txnResponse: protobuf.Type } | undefined;
+let rangeType: protobuf.Type | undefined;
 
-function messages() {
-  if (!types) {
-    const r = protoRoot();
-    types = {
-      range: r.lookupType('etcdserverpb.RangeRequest'),
-      rangeResponse: r.lookupType('etcdserverpb.RangeResponse'),
-      txn: r.lookupType('etcdserverpb.TxnRequest'),
-      txnResponse: r.lookupType('etcdserverpb.TxnResponse'),
-    };
-  }
-  return types;
+function rangeRequest(): protobuf.Type {
+  return (rangeType ??= protoRoot().lookupType('etcdserverpb.RangeRequest'));
 }
 
 let watchTypes: { request: protobuf.Type; response: protobuf.Type } | undefined;
@@ -89,57 +61,15 @@ export class EtcdKv {
     private readonly grpc: GrpcClient,
     private readonly timeoutMs: number,
   ) {
-    messages(); // load the .proto files at start, not on the first request
+    rangeRequest(); // load the .proto files at start, not on the first request
     watchMessages();
   }
 
   async range(req: RangeRequest, timeoutMs = this.timeoutMs): Promise<RangeResponse> {
-    const t = messages();
-    const body = await this.grpc.call('/etcdserverpb.KV/Range', t.range.encode(req).finish(), timeoutMs);
-    const res = t.rangeResponse.decode(body) as unknown as WireRangeResponse;
-    return { revision: num(res.header?.revision), kvs: (res.kvs ?? []).map(keyValue), more: !!res.more, count: num(res.count) };
+    return decodeRangeResponse(await this.grpc.call('/etcdserverpb.KV/Range', rangeRequest().encode(req).finish(), timeoutMs));
   }
 
   async txn(req: TxnRequest): Promise<TxnResponse> {
-    const t = messages();
-    const body = await this.grpc.call('/etcdserverpb.KV/Txn', encodeTxn(req), this.timeoutMs);
-    const res = t.txnResponse.decode(body) as unknown as WireTxnResponse;
-    const range = res.responses?.find((r) => r.response_range)?.response_range;
-    return { revision: num(res.header?.revision), succeeded: !!res.succeeded, rangeKvs: (range?.kvs ?? []).map(keyValue) };
+    return decodeTxnResponse(await this.grpc.call('/etcdserverpb.KV/Txn', encodeTxn(req), this.timeoutMs));
   }
-}
-
-export type Int64 = number | { toNumber(): number } | null | undefined;
-
-export interface WireKeyValue {
-  key?: Buffer;
-  value?: Buffer;
-  create_revision?: Int64;
-  mod_revision?: Int64;
-}
-
-interface WireRangeResponse {
-  header?: { revision?: Int64 };
-  kvs?: WireKeyValue[];
-  more?: boolean;
-  count?: Int64;
-}
-
-interface WireTxnResponse {
-  header?: { revision?: Int64 };
-  succeeded?: boolean;
-  responses?: { response_range?: { kvs?: WireKeyValue[] } }[];
-}
-
-/** int64 fields decode as Long objects when the long package is present, as numbers otherwise. */
-export function num(v: Int64): number {
-  if (v === null || v === undefined) return 0;
-  return typeof v === 'number' ? v : v.toNumber();
-}
-
-const empty = Buffer.alloc(0);
-
-/** A decoded KeyValue with its defaults filled in and its revisions as numbers. */
-export function keyValue(kv: WireKeyValue): EtcdKeyValue {
-  return { key: kv.key ?? empty, value: kv.value ?? empty, create_revision: num(kv.create_revision), mod_revision: num(kv.mod_revision) };
 }

@@ -16,19 +16,10 @@ import {
   type WatchCallbacks,
   type WatchHandle,
 } from '../../ports/storage.port';
-import type { KeySpace, WireEvent } from './etcd-keys';
-import { num, watchMessages, type Int64 } from './etcd-kv';
+import type { KeySpace } from './etcd-keys';
+import { watchMessages } from './etcd-kv';
+import { decodeWatchResponse, type WatchResponse } from './response-decoding';
 import type { GrpcClient, GrpcStream } from './grpc-client';
-
-/** A WatchResponse as protobufjs decodes it (absent fields read as their defaults). */
-interface WireWatchResponse {
-  header?: { revision?: Int64 } | null;
-  created?: boolean;
-  canceled?: boolean;
-  compact_revision?: Int64;
-  cancel_reason?: string;
-  events?: WireEvent[];
-}
 
 const BACKOFF_START_MS = 100;
 const BACKOFF_MAX_MS = 2000;
@@ -109,15 +100,15 @@ export class EtcdWatch implements WatchHandle {
   /** A throw inside a stream listener would escape into the HTTP/2 session; end this watch instead. */
   private onResponseSafely(message: Buffer): void {
     try {
-      this.onResponse(watchMessages().response.decode(message) as unknown as WireWatchResponse);
+      this.onResponse(decodeWatchResponse(message));
     } catch (err) {
       this.fail(err instanceof Error ? err : new Error(String(err)));
     }
   }
 
-  private onResponse(res: WireWatchResponse): void {
+  private onResponse(res: WatchResponse): void {
     if (res.canceled) return this.onCanceled(res);
-    const headerRevision = num(res.header?.revision);
+    const headerRevision = res.revision;
     if (res.created) {
       this.created = true;
       this.attempt = 0;
@@ -125,7 +116,7 @@ export class EtcdWatch implements WatchHandle {
       if (headerRevision === this.lastRevision) this.progress(this.lastRevision);
       return;
     }
-    const wireEvents = res.events ?? [];
+    const wireEvents = res.events;
     if (wireEvents.length === 0) {
       if (!this.created) return;
       // etcd sends progress notifications only to synced watchers: all up to header.revision is delivered.
@@ -144,10 +135,10 @@ export class EtcdWatch implements WatchHandle {
     this.callbacks.onEvents(events);
   }
 
-  private onCanceled(res: WireWatchResponse): void {
-    const compactRevision = num(res.compact_revision);
+  private onCanceled(res: WatchResponse): void {
+    const compactRevision = res.compactRevision;
     if (compactRevision > 0) return this.fail(new CompactedError(this.lastRevision + 1, compactRevision));
-    if (res.cancel_reason) return this.fail(new StorageError(`etcd cancelled the watch: ${res.cancel_reason}`));
+    if (res.cancelReason) return this.fail(new StorageError(`etcd cancelled the watch: ${res.cancelReason}`));
     this.reconnectLater(this.generation); // cancelled without a reason: start over
   }
 
