@@ -10,7 +10,7 @@
 import { deepCopy, putMember, type KObject } from '../machinery/object';
 import type { ResourceDefinition } from '../machinery/resource-definition';
 import type { KeyValue } from '../ports/storage.port';
-import { revisionInsertAt } from './with-revision';
+import { revisionSlot, type RevisionSlot } from './with-revision';
 
 /** A value as storage or the watch cache hands it to an update (reader.ts's CurrentValue). */
 type Stored = Pick<KeyValue, 'key' | 'value' | 'modRevision'>;
@@ -38,15 +38,17 @@ function drop(key: string, d: Decoded): void {
   keptBytes -= d.bytes.length;
 }
 
-/** Called with the bytes about to be stored under `key` and the object (without conversion) they encode. */
-export function rememberDecoded(def: ResourceDefinition, key: string, bytes: Buffer, obj: KObject): void {
+/**
+ * Called with the bytes about to be stored under `key`, the object (without conversion) they encode, and the slot
+ * of their revision (with-revision.ts; found here when not given).
+ */
+export function rememberDecoded(def: ResourceDefinition, key: string, bytes: Buffer, obj: KObject, slot: RevisionSlot | undefined = revisionSlot(bytes)): void {
   const before = kept.get(key);
   if (before) drop(key, before);
-  if (def.storedAs || bytes.length < minDecodedBytes) return;
+  if (def.storedAs || bytes.length < minDecodedBytes || !slot) return;
   const object = storedForm(obj);
-  const insert = object && revisionInsertAt(bytes, 0);
-  if (!object || !insert) return;
-  kept.set(key, { def, bytes, object, revisionAt: insert.at, comma: insert.insert[0] === comma });
+  if (!object) return;
+  kept.set(key, { def, bytes, object, revisionAt: slot.at, comma: slot.comma });
   keptBytes += bytes.length;
   for (const [k, d] of kept) {
     if (kept.size <= maxEntries && keptBytes <= maxBytes) break;
@@ -76,8 +78,6 @@ export function writtenCopier(def: ResourceDefinition, current: Stored): (() => 
 export function decodeWritten(def: ResourceDefinition, current: Stored): KObject | undefined {
   return writtenCopier(def, current)?.();
 }
-
-const comma = 0x2c;
 
 /** Whether `current` holds d's bytes: as stored, or as the watch cache keeps them, with the revision written in. */
 function sameValue(d: Decoded, current: Stored): boolean {

@@ -8,6 +8,7 @@
 import type { KObject } from '../machinery/object';
 import type { ResourceDefinition } from '../machinery/resource-definition';
 import { rememberDecoded } from './decoded-writes';
+import { revisionSlot, type RevisionSlot } from './with-revision';
 
 export interface WrittenAttributes {
   /** A copy: the writer's object may change once the write has answered. */
@@ -17,6 +18,8 @@ export interface WrittenAttributes {
   readonly fields: Readonly<Record<string, string | undefined>> | undefined;
   /** Whether metadata.deletionTimestamp is set. */
   readonly deleting: boolean;
+  /** Where the bytes take their revision (found once per write); undefined when they are not in the expected shape. */
+  readonly slot: RevisionSlot | undefined;
 }
 
 interface Written {
@@ -37,10 +40,15 @@ function forget(key: string, w: Written): void {
   pendingBytes -= w.bytes.length;
 }
 
-/** Called with the bytes about to be stored under `key` and the object they were encoded from. */
-export function rememberWrite(def: ResourceDefinition, key: string, bytes: Buffer, obj: KObject): void {
-  rememberDecoded(def, key, bytes, obj); // for the next update of a large value (decoded-writes.ts)
-  if (def.storedAs) return; // stored as another kind: the cache's object is the converted one
+/**
+ * Called with the bytes about to be stored under `key` and the object they were encoded from. Answers where the
+ * bytes take their revision, for the write's own answer: the bytes are scanned for it once, for the answer, the
+ * watch cache and the decoded copy alike.
+ */
+export function rememberWrite(def: ResourceDefinition, key: string, bytes: Buffer, obj: KObject): RevisionSlot | undefined {
+  const slot = revisionSlot(bytes);
+  rememberDecoded(def, key, bytes, obj, slot); // for the next update of a large value (decoded-writes.ts)
+  if (def.storedAs) return slot; // stored as another kind: the cache's object is the converted one
   const meta = obj.metadata;
   const selectors = Object.entries(def.fieldSelectors);
   let fields: Record<string, string | undefined> | undefined;
@@ -51,12 +59,13 @@ export function rememberWrite(def: ResourceDefinition, key: string, bytes: Buffe
   const labels = meta.labels && Object.keys(meta.labels).length ? { ...meta.labels } : undefined;
   const before = pending.get(key);
   if (before) forget(key, before);
-  pending.set(key, { def, bytes, attributes: { labels, uid: meta.uid, fields, deleting: !!meta.deletionTimestamp } });
+  pending.set(key, { def, bytes, attributes: { labels, uid: meta.uid, fields, deleting: !!meta.deletionTimestamp, slot } });
   pendingBytes += bytes.length;
   for (const [k, w] of pending) {
     if (pending.size <= maxPendingEntries && pendingBytes <= maxPendingBytes) break;
     forget(k, w);
   }
+  return slot;
 }
 
 /** The attributes of `value` for `def` if this process wrote exactly these bytes under `key` as it; the entry goes. */

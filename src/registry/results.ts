@@ -7,7 +7,7 @@
  * encoding.
  */
 import type { KList, KObject } from '../machinery/object';
-import { withRevisionParts } from './with-revision';
+import { withRevisionParts, type RevisionSlot } from './with-revision';
 
 /** From this size on, a write's answer goes out in pieces rather than joined. */
 const LARGE_ANSWER_BYTES = 64 * 1024;
@@ -43,10 +43,10 @@ export class ObjectResult {
    * A written object and the bytes it was stored as (without resourceVersion): its JSON is those bytes with the
    * revision written in. `object.metadata.resourceVersion` already holds that revision.
    */
-  static ofStored(object: KObject, stored: Buffer, revision: number, created = false): ObjectResult {
+  static ofStored(object: KObject, stored: Buffer, revision: number, created = false, slot?: RevisionSlot): ObjectResult {
     // Bytes, not a string: a large object is not decoded, spliced and encoded again for the socket, nor copied.
     const result = new ObjectResult(object, undefined, undefined, created);
-    result.parts = withRevisionParts(stored, revision);
+    result.parts = withRevisionParts(stored, revision, slot);
     return result;
   }
 

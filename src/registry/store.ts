@@ -13,6 +13,7 @@ import { decodeKeyValue } from './codec';
 import { converterOf, convertFromStorage, convertToStorage } from './conversion';
 import { encodeWithinLimit } from './object-size';
 import { rememberWrite } from './encoded-objects';
+import type { RevisionSlot } from './with-revision';
 import { ObjectResult } from './results';
 import { guaranteedUpdate, type UpdateFn } from './update';
 import type { CurrentValue } from './reader';
@@ -86,9 +87,9 @@ export class ResourceStore {
   }
 
   /** The result of a write: the bytes it stored answer in JSON (not a second encoding), where they are the kind's own form. */
-  written(obj: KObject, stored: Buffer, revision: number, created = false): ObjectResult {
+  written(obj: KObject, stored: Buffer, revision: number, created = false, slot?: RevisionSlot): ObjectResult {
     const own = !this.def.storedAs || (this.def.storedAs.sameForm && !this.def.storedAs.converter);
-    return own ? ObjectResult.ofStored(obj, stored, revision, created) : ObjectResult.of(obj, created);
+    return own ? ObjectResult.ofStored(obj, stored, revision, created, slot) : ObjectResult.of(obj, created);
   }
 
   /** The answer to a write of a kind converted by a call: what was stored, converted back (as upstream decodes it). */
@@ -150,11 +151,11 @@ export class ResourceStore {
           if (existing) throw new KeyExistsError(key);
           return ObjectResult.of(obj, created);
         }
-        rememberWrite(def, key, encoded, stored);
+        const slot = rememberWrite(def, key, encoded, stored);
         const rev = await this.deps.storage.create(key, encoded, this.putOptions());
         meta.resourceVersion = String(rev);
         if (converter) return this.convertedBack(converter, stored, rev, created);
-        return this.written(obj, encoded, rev, created);
+        return this.written(obj, encoded, rev, created, slot);
       } catch (e) {
         if (!(e instanceof KeyExistsError)) throw e;
         if (generate && attempt < generateNameAttempts) {

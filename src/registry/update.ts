@@ -12,6 +12,7 @@ import { decodeKeyValue, encodeForStorage } from './codec';
 import { encodeWithinLimit } from './object-size';
 import { rememberWrite } from './encoded-objects';
 import { writtenCopier } from './decoded-writes';
+import type { RevisionSlot } from './with-revision';
 import { ObjectResult } from './results';
 import { strategyContext } from './context';
 import { WriteOptions } from './request';
@@ -40,7 +41,7 @@ export interface UpdatingStore {
   key(namespace: string | undefined, name: string): string;
   putOptions(): PutOptions | undefined;
   create(namespace: string | undefined, obj: KObject, opts: WriteOptions, created?: boolean): Promise<ObjectResult>;
-  written(obj: KObject, stored: Buffer, revision: number, created?: boolean): ObjectResult;
+  written(obj: KObject, stored: Buffer, revision: number, created?: boolean, slot?: RevisionSlot): ObjectResult;
   convertedBack(converter: AsyncConverter, stored: KObject, revision: number, created?: boolean): Promise<ObjectResult>;
   /** The watch cache's copy of the value under `key`, if it holds one: a guess at what storage holds. */
   cached?(key: string): CurrentValue | undefined;
@@ -120,11 +121,11 @@ export async function guaranteedUpdate(
         await store.deps.storage.delete(key, current.modRevision);
         return ObjectResult.of(obj);
       }
-      rememberWrite(def, key, encoded, stored);
+      const slot = rememberWrite(def, key, encoded, stored);
       const rev = await store.deps.storage.update(key, encoded, current.modRevision, store.putOptions());
       obj.metadata.resourceVersion = String(rev);
       if (converter) return store.convertedBack(converter, stored, rev);
-      return store.written(obj, encoded, rev);
+      return store.written(obj, encoded, rev, false, slot);
     } catch (e) {
       // Another remover of the last finalizer won the race: the object is gone either way (upstream answers 200).
       if (finalizing && e instanceof KeyNotFoundError) return ObjectResult.of(obj);

@@ -33,26 +33,43 @@ export function insertRevisionInText(text: string, rev: number): string | undefi
   return `${text.slice(0, end)}${text.charCodeAt(before) === 0x7b ? '' : ','}"resourceVersion":"${rev}"${text.slice(end)}`;
 }
 
+/** Where stored bytes take metadata.resourceVersion: before the `}` at `at`, after a comma when metadata has members. */
+export interface RevisionSlot {
+  readonly at: number;
+  readonly comma: boolean;
+}
+
 /**
- * insertRevisionInText on the stored bytes: where the member goes and what goes there, so that a caller copies the
- * bytes around it instead of decoding them to a string and encoding the result again (large objects). Undefined
- * when the bytes are not in the expected shape.
+ * The revision's slot in stored bytes (insertRevisionInText without a string), undefined when the bytes are not in
+ * the expected shape. A write finds it once (encoded-objects.ts) for its answer and for the watch cache's copy.
  */
-export function revisionInsertAt(bytes: Buffer, rev: number): { at: number; insert: Buffer } | undefined {
+export function revisionSlot(bytes: Buffer): RevisionSlot | undefined {
   const end = metadataEndInBytes(bytes);
   if (end < 0) return undefined;
   let before = end - 1;
   while (before >= 0 && bytes[before] <= 0x20) before--;
-  return { at: end, insert: Buffer.from(`${bytes[before] === 0x7b ? '' : ','}"resourceVersion":"${rev}"`) };
+  return { at: end, comma: bytes[before] !== 0x7b };
+}
+
+/** The member that goes into the slot for revision `rev`. */
+export function revisionMember(slot: RevisionSlot, rev: number): Buffer {
+  return Buffer.from(`${slot.comma ? ',' : ''}"resourceVersion":"${rev}"`);
+}
+
+/**
+ * Where the member goes and what goes there, so that a caller copies the bytes around it instead of decoding them to
+ * a string and encoding the result again (large objects). Undefined when the bytes are not in the expected shape.
+ */
+export function revisionInsertAt(bytes: Buffer, rev: number, slot = revisionSlot(bytes)): { at: number; insert: Buffer } | undefined {
+  return slot && { at: slot.at, insert: revisionMember(slot, rev) };
 }
 
 /**
  * The stored bytes with metadata.resourceVersion written in (insertRevisionInText without a string), as the three
  * pieces that make them: a socket takes them as they are, where joining them would copy a large object once more.
  */
-export function withRevisionParts(bytes: Buffer, rev: number): [Buffer, Buffer, Buffer] | undefined {
-  const r = revisionInsertAt(bytes, rev);
-  return r && [bytes.subarray(0, r.at), r.insert, bytes.subarray(r.at)];
+export function withRevisionParts(bytes: Buffer, rev: number, slot = revisionSlot(bytes)): [Buffer, Buffer, Buffer] | undefined {
+  return slot && [bytes.subarray(0, slot.at), revisionMember(slot, rev), bytes.subarray(slot.at)];
 }
 
 export function hasMembers(o: object): boolean {

@@ -106,7 +106,7 @@ export function cacheObject(def: ResourceDefinition, key: string, value: Buffer,
   // This process's own write: what the cache reads of it was taken before the write, and its bytes hold no
   // resourceVersion (encodeForStorage drops it), so the revision goes in by copying the bytes around it.
   const written = def.storedAs ? undefined : takeWritten(def, key, value);
-  const inWritten = written && revisionInsertAt(value, rev);
+  const inWritten = written?.slot && revisionInsertAt(value, rev, written.slot);
   if (written && inWritten) return CachedObject.ofBytes(key, rev, value, inWritten, written.labels, written.uid, written.fields ?? noFields, writer, written.deleting);
   const text = value.toString('utf8');
   const obj = parseStored(def, text, rev, key);
