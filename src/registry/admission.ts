@@ -4,6 +4,7 @@
  */
 import { errors } from '../machinery/status';
 import { FieldError } from '../machinery/field-errors';
+import { andThen, type MaybePromise } from '../machinery/maybe-async';
 import { KObject, deepEqual, dropKey, hasTypeMetaFirst, isPlainObject } from '../machinery/object';
 import { ResourceDefinition, StrategyContext, apiVersionOf } from '../machinery/resource-definition';
 import { validateObjectMetaCreate, validateObjectMetaUpdate } from '../machinery/validation/object-meta';
@@ -56,30 +57,23 @@ export function reconcileNamespace(def: ResourceDefinition, obj: KObject, namesp
   else if (bodyNs !== namespace) throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
 }
 
-export async function validateCreate(def: ResourceDefinition, obj: KObject, ctx: StrategyContext): Promise<void> {
-  const errs: FieldError[] = [
-    ...validateObjectMetaCreate(obj.metadata, { namespaced: def.namespaced, validateName: def.validateName }),
-    ...(await def.strategy.validate(obj, ctx)),
-  ];
-  if (errs.length) throw errors.invalid(def, obj.metadata.name ?? '', errs);
+/** Throws Invalid with the metadata's errors, then the kind's; a promise only when the kind's validation waits. */
+export function validateCreate(def: ResourceDefinition, obj: KObject, ctx: StrategyContext): MaybePromise<void> {
+  const metaErrs = validateObjectMetaCreate(obj.metadata, { namespaced: def.namespaced, validateName: def.validateName });
+  return andThen(def.strategy.validate(obj, ctx), (kindErrs) => invalidIfAny(def, obj, metaErrs, kindErrs));
 }
 
-export async function validateUpdate(
-  def: ResourceDefinition,
-  obj: KObject,
-  old: KObject,
-  ctx: StrategyContext,
-  subresource?: string,
-): Promise<void> {
+export function validateUpdate(def: ResourceDefinition, obj: KObject, old: KObject, ctx: StrategyContext, subresource?: string): MaybePromise<void> {
   const metaErrs = [
     ...validateObjectMetaCreate(obj.metadata, { namespaced: def.namespaced, validateName: def.validateName }),
     ...validateObjectMetaUpdate(obj.metadata, old.metadata),
   ];
-  const kindErrs = subresource
-    ? await def.subresources[subresource].validateUpdate(obj, old, ctx)
-    : await def.strategy.validateUpdate(obj, old, ctx);
-  const errs = [...metaErrs, ...kindErrs];
-  if (errs.length) throw errors.invalid(def, obj.metadata.name ?? '', errs);
+  const kindErrs = subresource ? def.subresources[subresource].validateUpdate(obj, old, ctx) : def.strategy.validateUpdate(obj, old, ctx);
+  return andThen(kindErrs, (errs) => invalidIfAny(def, obj, metaErrs, errs));
+}
+
+function invalidIfAny(def: ResourceDefinition, obj: KObject, metaErrs: FieldError[], kindErrs: FieldError[]): void {
+  if (metaErrs.length || kindErrs.length) throw errors.invalid(def, obj.metadata.name ?? '', [...metaErrs, ...kindErrs]);
 }
 
 /** Fields of a new version that only the server sets, copied from the stored one. */

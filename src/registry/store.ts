@@ -130,14 +130,17 @@ export class ResourceStore {
     const generate = !meta.name && !!meta.generateName;
     if (generate) meta.name = generateName(meta.generateName!, this.deps.random);
     resetManagedFieldsRequest(obj);
-    await validateCreate(def, obj, ctx);
-    await def.admit?.('create', obj, undefined, undefined, ctx);
+    // Awaited only when the kind's validation or admission has to wait.
+    const valid = validateCreate(def, obj, ctx);
+    if (valid) await valid;
+    const checked = def.admit?.('create', obj, undefined, undefined, ctx);
+    if (checked) await checked;
     if (clientRV && !opts.dryRun) throw errors.untyped('resourceVersion should not be set on objects to be created');
     def.strategy.canonicalize?.(obj);
     shapeAsStored(def, obj);
     recordManagedFields(def, obj, undefined, opts, this.deps.clock.now());
-    const validated = admission?.validate(attributes());
-    if (validated) await validated;
+    const allowed = admission?.validate(attributes());
+    if (allowed) await allowed;
 
     const converter = converterOf(def);
     for (let attempt = 1; ; attempt++) {

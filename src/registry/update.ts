@@ -188,8 +188,10 @@ async function prepare(store: UpdatingStore, key: string, name: string, current:
     def.strategy.applyDefaults?.(obj, ctx);
   }
   resetManagedFieldsRequest(obj);
-  await validateUpdate(def, obj, old, ctx, subresource);
-  await def.admit?.('update', obj, old, subresource, ctx);
+  const valid = validateUpdate(def, obj, old, ctx, subresource);
+  if (valid) await valid;
+  const checked = def.admit?.('update', obj, old, subresource, ctx);
+  if (checked) await checked;
   def.strategy.canonicalize?.(obj);
   shapeAsStored(def, obj);
   // Compared in stored shape, so an empty map that Go leaves out is no spec change (as Semantic.DeepEqual).
