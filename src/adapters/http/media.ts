@@ -80,8 +80,17 @@ export interface DecodedRequestBody {
   duplicateFields: string[];
 }
 
+/** The last Content-Type read and its media type: a client sends the same header on every request. */
+let lastContentType = '';
+let lastMediaType = '';
+
 function mediaType(contentType: string | undefined): string {
-  return (contentType ?? '').split(';')[0].trim().toLowerCase();
+  if (contentType === undefined) return '';
+  if (contentType !== lastContentType) {
+    lastMediaType = contentType.split(';')[0].trim().toLowerCase();
+    lastContentType = contentType;
+  }
+  return lastMediaType;
 }
 
 /** Decodes a create/update body; 415 for encodings we do not read. */
