@@ -148,145 +148,96 @@ class Reader {
   }
 }
 
-/** ResponseHeader: its revision (field 3). */
-function headerRevision(r: Reader): number {
-  let revision = 0;
+/** A message's fields this adapter reads, by tag (field number and wire type), each read into `m`. */
+type Fields<T> = Record<number, (m: T, r: Reader) => void>;
+
+const tag = (field: number, wire: number) => (field << 3) | wire;
+
+/** Reads the message's fields into `m` as `fields` say; the others are skipped. */
+function read<T>(r: Reader, m: T, fields: Fields<T>): T {
   while (r.more) {
-    const tag = r.uint32();
-    if (tag === ((3 << 3) | VARINT)) revision = r.int64();
-    else r.skip(tag & 7);
+    const t = r.uint32();
+    const field = fields[t];
+    if (field) field(m, r);
+    else r.skip(t & 7);
   }
-  return revision;
+  return m;
 }
+
+/** ResponseHeader: only its revision (field 3). */
+const headerFields: Fields<{ revision: number }> = {
+  [tag(3, VARINT)]: (m, r) => (m.revision = r.int64()),
+};
+
+const headerRevision = (r: Reader): number => read(r, { revision: 0 }, headerFields).revision;
 
 /** mvccpb.KeyValue: key 1, create_revision 2, mod_revision 3, value 5. */
-function keyValue(r: Reader): EtcdKeyValue {
-  const kv: EtcdKeyValue = { key: empty, value: empty, create_revision: 0, mod_revision: 0 };
-  while (r.more) {
-    const tag = r.uint32();
-    switch (tag) {
-      case (1 << 3) | LEN:
-        kv.key = r.bytes();
-        break;
-      case (2 << 3) | VARINT:
-        kv.create_revision = r.int64();
-        break;
-      case (3 << 3) | VARINT:
-        kv.mod_revision = r.int64();
-        break;
-      case (5 << 3) | LEN:
-        kv.value = r.bytes();
-        break;
-      default:
-        r.skip(tag & 7);
-    }
-  }
-  return kv;
-}
+const keyValueFields: Fields<EtcdKeyValue> = {
+  [tag(1, LEN)]: (m, r) => (m.key = r.bytes()),
+  [tag(2, VARINT)]: (m, r) => (m.create_revision = r.int64()),
+  [tag(3, VARINT)]: (m, r) => (m.mod_revision = r.int64()),
+  [tag(5, LEN)]: (m, r) => (m.value = r.bytes()),
+};
+
+const keyValue = (r: Reader): EtcdKeyValue => read(r, { key: empty, value: empty, create_revision: 0, mod_revision: 0 }, keyValueFields);
 
 /** RangeResponse: header 1, kvs 2, more 3, count 4. */
-function range(r: Reader): RangeResponse {
-  const res: RangeResponse = { revision: 0, kvs: [], more: false, count: 0 };
-  while (r.more) {
-    const tag = r.uint32();
-    switch (tag) {
-      case (1 << 3) | LEN:
-        res.revision = headerRevision(r.message());
-        break;
-      case (2 << 3) | LEN:
-        res.kvs.push(keyValue(r.message()));
-        break;
-      case (3 << 3) | VARINT:
-        res.more = r.bool();
-        break;
-      case (4 << 3) | VARINT:
-        res.count = r.int64();
-        break;
-      default:
-        r.skip(tag & 7);
-    }
-  }
-  return res;
-}
+const rangeFields: Fields<RangeResponse> = {
+  [tag(1, LEN)]: (m, r) => (m.revision = headerRevision(r.message())),
+  [tag(2, LEN)]: (m, r) => m.kvs.push(keyValue(r.message())),
+  [tag(3, VARINT)]: (m, r) => (m.more = r.bool()),
+  [tag(4, VARINT)]: (m, r) => (m.count = r.int64()),
+};
+
+const range = (r: Reader): RangeResponse => read(r, { revision: 0, kvs: [], more: false, count: 0 }, rangeFields);
 
 export function decodeRangeResponse(buf: Buffer): RangeResponse {
   return range(new Reader(buf, 0, buf.length));
 }
 
-/** TxnResponse: header 1, succeeded 2, responses 3 (ResponseOp, whose response_range is field 1). */
+/** A TxnResponse being read: `ranged` once the first range among its responses has been taken. */
+type TxnReading = TxnResponse & { ranged: boolean };
+
+/** ResponseOp: its response_range (field 1), the first of the Txn's: a failed compare's current value. */
+const responseOpFields: Fields<TxnReading> = {
+  [tag(1, LEN)]: (m, r) => {
+    if (m.ranged) return void r.message();
+    m.rangeKvs = range(r.message()).kvs;
+    m.ranged = true;
+  },
+};
+
+/** TxnResponse: header 1, succeeded 2, responses 3. */
+const txnFields: Fields<TxnReading> = {
+  [tag(1, LEN)]: (m, r) => (m.revision = headerRevision(r.message())),
+  [tag(2, VARINT)]: (m, r) => (m.succeeded = r.bool()),
+  [tag(3, LEN)]: (m, r) => void read(r.message(), m, responseOpFields),
+};
+
 export function decodeTxnResponse(buf: Buffer): TxnResponse {
-  const r = new Reader(buf, 0, buf.length);
-  const res: TxnResponse = { revision: 0, succeeded: false, rangeKvs: [] };
-  let ranged = false;
-  while (r.more) {
-    const tag = r.uint32();
-    switch (tag) {
-      case (1 << 3) | LEN:
-        res.revision = headerRevision(r.message());
-        break;
-      case (2 << 3) | VARINT:
-        res.succeeded = r.bool();
-        break;
-      case (3 << 3) | LEN: {
-        const op = r.message();
-        while (op.more) {
-          const opTag = op.uint32();
-          // The first range among the responses: a failed compare's current value.
-          if (opTag === ((1 << 3) | LEN) && !ranged) {
-            res.rangeKvs = range(op.message()).kvs;
-            ranged = true;
-          } else op.skip(opTag & 7);
-        }
-        break;
-      }
-      default:
-        r.skip(tag & 7);
-    }
-  }
-  return res;
+  const m = read(new Reader(buf, 0, buf.length), { revision: 0, succeeded: false, rangeKvs: [], ranged: false }, txnFields);
+  return { revision: m.revision, succeeded: m.succeeded, rangeKvs: m.rangeKvs };
 }
 
 /** mvccpb.Event: type 1, kv 2 (prev_kv, field 3, is never asked for). */
-function event(r: Reader): WatchEvent {
-  let type = 0;
-  let kv: EtcdKeyValue | undefined;
-  while (r.more) {
-    const tag = r.uint32();
-    if (tag === ((1 << 3) | VARINT)) type = r.uint32();
-    else if (tag === ((2 << 3) | LEN)) kv = keyValue(r.message());
-    else r.skip(tag & 7);
-  }
-  return { type, kv: kv ?? { key: empty, value: empty, create_revision: 0, mod_revision: 0 } };
-}
+const eventFields: Fields<WatchEvent> = {
+  [tag(1, VARINT)]: (m, r) => (m.type = r.uint32()),
+  [tag(2, LEN)]: (m, r) => (m.kv = keyValue(r.message())),
+};
+
+const event = (r: Reader): WatchEvent => read(r, { type: 0, kv: { key: empty, value: empty, create_revision: 0, mod_revision: 0 } }, eventFields);
 
 /** WatchResponse: header 1, created 3, canceled 4, compact_revision 5, cancel_reason 6, events 11. */
+const watchFields: Fields<WatchResponse> = {
+  [tag(1, LEN)]: (m, r) => (m.revision = headerRevision(r.message())),
+  [tag(3, VARINT)]: (m, r) => (m.created = r.bool()),
+  [tag(4, VARINT)]: (m, r) => (m.canceled = r.bool()),
+  [tag(5, VARINT)]: (m, r) => (m.compactRevision = r.int64()),
+  [tag(6, LEN)]: (m, r) => (m.cancelReason = r.bytes().toString('utf8')),
+  [tag(11, LEN)]: (m, r) => m.events.push(event(r.message())),
+};
+
 export function decodeWatchResponse(buf: Buffer): WatchResponse {
-  const r = new Reader(buf, 0, buf.length);
-  const res: WatchResponse = { revision: 0, created: false, canceled: false, compactRevision: 0, cancelReason: '', events: [] };
-  while (r.more) {
-    const tag = r.uint32();
-    switch (tag) {
-      case (1 << 3) | LEN:
-        res.revision = headerRevision(r.message());
-        break;
-      case (3 << 3) | VARINT:
-        res.created = r.bool();
-        break;
-      case (4 << 3) | VARINT:
-        res.canceled = r.bool();
-        break;
-      case (5 << 3) | VARINT:
-        res.compactRevision = r.int64();
-        break;
-      case (6 << 3) | LEN:
-        res.cancelReason = r.bytes().toString('utf8');
-        break;
-      case (11 << 3) | LEN:
-        res.events.push(event(r.message()));
-        break;
-      default:
-        r.skip(tag & 7);
-    }
-  }
-  return res;
+  const initial: WatchResponse = { revision: 0, created: false, canceled: false, compactRevision: 0, cancelReason: '', events: [] };
+  return read(new Reader(buf, 0, buf.length), initial, watchFields);
 }
