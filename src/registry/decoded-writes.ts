@@ -10,7 +10,7 @@
 import { deepCopy, putMember, type KObject } from '../machinery/object';
 import type { ResourceDefinition } from '../machinery/resource-definition';
 import type { KeyValue } from '../ports/storage.port';
-import { revisionSlot, type RevisionSlot } from './with-revision';
+import type { RevisionSlot } from './with-revision';
 
 /** A value as storage or the watch cache hands it to an update (reader.ts's CurrentValue). */
 type Stored = Pick<KeyValue, 'key' | 'value' | 'modRevision'>;
@@ -40,9 +40,9 @@ function drop(key: string, d: Decoded): void {
 
 /**
  * Called with the bytes about to be stored under `key`, the object (without conversion) they encode, and the slot
- * of their revision (with-revision.ts; found here when not given).
+ * of their revision (with-revision.ts).
  */
-export function rememberDecoded(def: ResourceDefinition, key: string, bytes: Buffer, obj: KObject, slot: RevisionSlot | undefined = revisionSlot(bytes)): void {
+export function rememberDecoded(def: ResourceDefinition, key: string, bytes: Buffer, obj: KObject, slot: RevisionSlot | undefined): void {
   const before = kept.get(key);
   if (before) drop(key, before);
   if (def.storedAs || bytes.length < minDecodedBytes || !slot) return;

@@ -6,6 +6,7 @@
  * numbers, bytes as views of the message (as protobufjs gives them). Unknown fields are skipped, a truncated message
  * throws. test/unit/storage/response-decoding.test.ts checks the results against protobufjs's on etcd's rpc.proto.
  */
+import { FIXED32, FIXED64, LEN, VARINT, tag } from './wire-format';
 
 export interface EtcdKeyValue {
   key: Buffer;
@@ -43,12 +44,10 @@ export interface WatchResponse {
   events: WatchEvent[];
 }
 
-const VARINT = 0;
-const FIXED64 = 1;
-const LEN = 2;
-const FIXED32 = 5;
-
 const empty = Buffer.alloc(0);
+
+/** What an event without a key-value reads as (etcd always sends one); shared, never changed. */
+const noKeyValue: EtcdKeyValue = Object.freeze({ key: empty, value: empty, create_revision: 0, mod_revision: 0 });
 
 class Truncated extends RangeError {
   constructor() {
@@ -151,8 +150,6 @@ class Reader {
 /** A message's fields this adapter reads, by tag (field number and wire type), each read into `m`. */
 type Fields<T> = Record<number, (m: T, r: Reader) => void>;
 
-const tag = (field: number, wire: number) => (field << 3) | wire;
-
 /** Reads the message's fields into `m` as `fields` say; the others are skipped. */
 function read<T>(r: Reader, m: T, fields: Fields<T>): T {
   while (r.more) {
@@ -225,7 +222,7 @@ const eventFields: Fields<WatchEvent> = {
   [tag(2, LEN)]: (m, r) => (m.kv = keyValue(r.message())),
 };
 
-const event = (r: Reader): WatchEvent => read(r, { type: 0, kv: { key: empty, value: empty, create_revision: 0, mod_revision: 0 } }, eventFields);
+const event = (r: Reader): WatchEvent => read(r, { type: 0, kv: noKeyValue }, eventFields);
 
 /** WatchResponse: header 1, created 3, canceled 4, compact_revision 5, cancel_reason 6, events 11. */
 const watchFields: Fields<WatchResponse> = {

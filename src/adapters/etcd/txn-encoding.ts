@@ -6,6 +6,8 @@
  * copies 900 KB less). The bytes are the ones protobufjs writes for the same request
  * (test/unit/storage/txn-encoding.test.ts compares them).
  */
+import { LEN, VARINT, tag } from './wire-format';
+
 export interface Compare {
   key: Buffer;
   target: 'Create' | 'Mod';
@@ -31,9 +33,6 @@ export const compareResult = { Equal: 0, Greater: 1 } as const;
 /** From this size on a put's value is sent as it is, behind the bytes before it, rather than copied among them. */
 const valueByReference = 16 * 1024;
 
-// Tags: a field's number shifted left by 3, with the wire type (0 varint, 2 length-delimited) in the low bits.
-const LEN = 2;
-const tag = (field: number, wire: number) => (field << 3) | wire;
 
 /** Bytes of a varint of a non-negative safe integer. */
 function varintSize(n: number): number {
@@ -150,17 +149,17 @@ export function encodeTxn(req: TxnRequest): Buffer | Buffer[] {
   for (const c of req.compare) {
     w.byte(tag(1, LEN));
     w.varint(compareSize(c));
-    w.byte(tag(1, 0));
+    w.byte(tag(1, VARINT));
     w.byte(compareResult[c.result]);
-    w.byte(tag(2, 0));
+    w.byte(tag(2, VARINT));
     w.byte(compareTarget[c.target]);
     w.bytes(3, c.key);
     if (c.create_revision !== undefined) {
-      w.byte(tag(5, 0));
+      w.byte(tag(5, VARINT));
       w.varint(c.create_revision);
     }
     if (c.mod_revision !== undefined) {
-      w.byte(tag(6, 0));
+      w.byte(tag(6, VARINT));
       w.varint(c.mod_revision);
     }
   }
@@ -179,7 +178,7 @@ export function encodeTxn(req: TxnRequest): Buffer | Buffer[] {
         else w.raw(op.value);
       }
       if (op.lease) {
-        w.byte(tag(3, 0));
+        w.byte(tag(3, VARINT));
         w.raw(op.lease);
       }
     }

@@ -5,7 +5,7 @@
  */
 import { decodeKeyValue, encodeForStorage } from '../../../src/registry/codec';
 import { decodeWritten, forgetDecoded, minDecodedBytes, rememberDecoded, writtenCopier } from '../../../src/registry/decoded-writes';
-import { withRevisionParts } from '../../../src/registry/with-revision';
+import { revisionSlot, withRevisionParts } from '../../../src/registry/with-revision';
 import { configMapDefinition } from '../../../src/resources/config-map';
 import { namespaceDefinition } from '../../../src/resources/namespace';
 import type { KObject } from '../../../src/machinery/object';
@@ -45,7 +45,7 @@ describe('large values kept decoded for the next update', () => {
   test('the kept value is what decoding the stored bytes gives, member for member and in order', () => {
     const obj = bigConfigMap();
     const bytes = encodeForStorage(configMapDefinition, obj);
-    rememberDecoded(configMapDefinition, key, bytes, obj);
+    rememberDecoded(configMapDefinition, key, bytes, obj, revisionSlot(bytes));
     const got = decodeWritten(configMapDefinition, { key, value: Buffer.from(bytes), modRevision: 42 });
     const expected = decodedFromBytes(bytes, 42);
     expect(got).toBeDefined();
@@ -60,7 +60,7 @@ describe('large values kept decoded for the next update', () => {
   test('the watch cache’s copy, with the revision written into metadata, is the same value', () => {
     const obj = bigConfigMap();
     const bytes = encodeForStorage(configMapDefinition, obj);
-    rememberDecoded(configMapDefinition, key, bytes, obj);
+    rememberDecoded(configMapDefinition, key, bytes, obj, revisionSlot(bytes));
     const cachedCopy = Buffer.concat(withRevisionParts(bytes, 42)!);
     expect(decodeWritten(configMapDefinition, { key, value: cachedCopy, modRevision: 42 })).toEqual(decodedFromBytes(bytes, 42));
     // The revision in the bytes must be the one asked for.
@@ -70,7 +70,7 @@ describe('large values kept decoded for the next update', () => {
   test('other bytes, another kind or another key get nothing', () => {
     const obj = bigConfigMap();
     const bytes = encodeForStorage(configMapDefinition, obj);
-    rememberDecoded(configMapDefinition, key, bytes, obj);
+    rememberDecoded(configMapDefinition, key, bytes, obj, revisionSlot(bytes));
     const changed = Buffer.from(bytes);
     changed[changed.length - 20] ^= 1;
     expect(decodeWritten(configMapDefinition, { key, value: changed, modRevision: 42 })).toBeUndefined();
@@ -82,7 +82,7 @@ describe('large values kept decoded for the next update', () => {
   test('each caller gets a copy of its own, and the writer changing its object later changes nothing kept', () => {
     const obj = bigConfigMap();
     const bytes = encodeForStorage(configMapDefinition, obj);
-    rememberDecoded(configMapDefinition, key, bytes, obj);
+    rememberDecoded(configMapDefinition, key, bytes, obj, revisionSlot(bytes));
     (obj.metadata.labels as Record<string, string>).app = 'changed by the writer';
     const first = decodeWritten(configMapDefinition, { key, value: bytes, modRevision: 42 })!;
     first.metadata.labels!.app = 'changed by the first caller';
@@ -101,20 +101,21 @@ describe('large values kept decoded for the next update', () => {
   test('a later write of the key replaces what was kept; small values and values JSON reads differently are not kept', () => {
     const obj = bigConfigMap();
     const bytes = encodeForStorage(configMapDefinition, obj);
-    rememberDecoded(configMapDefinition, key, bytes, obj);
+    rememberDecoded(configMapDefinition, key, bytes, obj, revisionSlot(bytes));
     const small: KObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big', namespace: 'n' }, data: { a: 'b' } };
-    rememberDecoded(configMapDefinition, key, encodeForStorage(configMapDefinition, small), small);
+    const smallBytes = encodeForStorage(configMapDefinition, small);
+    rememberDecoded(configMapDefinition, key, smallBytes, small, revisionSlot(smallBytes));
     expect(decodeWritten(configMapDefinition, { key, value: bytes, modRevision: 42 })).toBeUndefined();
     expect(decodeWritten(configMapDefinition, { key, value: encodeForStorage(configMapDefinition, small), modRevision: 42 })).toBeUndefined();
 
     const listed = { ...bigConfigMap(), list: Object.assign(['x'], { toJSON: () => 'written as a string' }) } as unknown as KObject;
     const listedBytes = encodeForStorage(configMapDefinition, listed);
-    rememberDecoded(configMapDefinition, key, listedBytes, listed);
+    rememberDecoded(configMapDefinition, key, listedBytes, listed, revisionSlot(listedBytes));
     expect(decodeWritten(configMapDefinition, { key, value: listedBytes, modRevision: 42 })).toBeUndefined();
 
     const dated = { ...bigConfigMap(), when: new Date(0) } as unknown as KObject;
     const datedBytes = encodeForStorage(configMapDefinition, dated);
-    rememberDecoded(configMapDefinition, key, datedBytes, dated);
+    rememberDecoded(configMapDefinition, key, datedBytes, dated, revisionSlot(datedBytes));
     expect(decodeWritten(configMapDefinition, { key, value: datedBytes, modRevision: 42 })).toBeUndefined();
   });
 });
