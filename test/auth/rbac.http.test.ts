@@ -182,6 +182,35 @@ describe.each(backends)('RBAC on %s', (backend) => {
     expect(extras.json.status.userInfo.extra).toEqual({ '%zz': ['v'], 'scopes/read': ['x'] });
   });
 
+  it('remembered decisions are revoked: a deleted binding or a role losing its rule stops working once the cache hears of it', async () => {
+    const carol = await s.clientCert('carol', []);
+    const get = async () => (await s.call('GET', '/api/v1/namespaces/team/configmaps/c1', carol)).status;
+    await createRbac(s, admin, `${rbac}/namespaces/team/roles`, {
+      metadata: { name: 'carol-reader' },
+      rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }],
+    });
+    const binding = {
+      metadata: { name: 'carol-reads' },
+      roleRef: { apiGroup: 'rbac.authorization.svc.io', kind: 'Role', name: 'carol-reader' },
+      subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.svc.io', name: 'carol' }],
+    };
+    await createRbac(s, admin, `${rbac}/namespaces/team/rolebindings`, binding);
+    await until('carol allowed', async () => (await get()) === 200);
+    // Asked again and again: answered from the authorizer's memo from now on.
+    for (let i = 0; i < 5; i++) expect(await get()).toBe(200);
+    expect((await s.call('DELETE', `${rbac}/namespaces/team/rolebindings/carol-reads`, admin)).status).toBe(200);
+    // As upstream's authorizer over its informers: gone as soon as the watch brings the deletion (well within 2 s).
+    await until('carol refused after the binding is deleted', async () => (await get()) === 403, { timeoutMs: 2000 });
+
+    await createRbac(s, admin, `${rbac}/namespaces/team/rolebindings`, binding);
+    await until('carol allowed again', async () => (await get()) === 200);
+    for (let i = 0; i < 5; i++) expect(await get()).toBe(200);
+    const role = (await s.call('GET', `${rbac}/namespaces/team/roles/carol-reader`, admin)).json;
+    const updated = await s.call('PUT', `${rbac}/namespaces/team/roles/carol-reader`, admin, { ...role, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['list'] }] });
+    expect(updated.status).toBe(200);
+    await until('carol refused after the role loses its rule', async () => (await get()) === 403, { timeoutMs: 2000 });
+  });
+
   it('the bootstrap policy is in place', async () => {
     const names = (await s.call('GET', `${rbac}/clusterroles`, admin)).json.items.map((i: { metadata: { name: string } }) => i.metadata.name);
     expect(names).toEqual(expect.arrayContaining(['cluster-admin', 'admin', 'edit', 'view', 'system:basic-user', 'system:discovery', 'system:public-info-viewer']));
