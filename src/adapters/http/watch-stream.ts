@@ -98,6 +98,8 @@ class WatchStream {
   private readonly timers: NodeJS.Timeout[] = [];
   private stallTimer: NodeJS.Timeout | undefined;
   private sink!: WatchSink;
+  /** The frames of one write, gathered by pump(); emptied by every write (one array per stream, not per wake). */
+  private readonly out: Buffer[] = [];
   private done!: () => void;
 
   constructor(
@@ -145,7 +147,7 @@ class WatchStream {
   /** Writes whatever the watcher has, until it is caught up or the socket pushes back. */
   private pump(): void {
     if (this.ended || this.blocked) return;
-    const out: Buffer[] = [];
+    const out = this.out;
     let size = 0;
     let events = 0;
     for (;;) {
@@ -175,9 +177,13 @@ class WatchStream {
 
   /** One socket write for the batch; on backpressure wait for 'drain' (bounded by the stall timeout). */
   private write(out: Buffer[]): boolean {
-    if (out.length === 0 || this.ended) return !this.ended;
-    const ok = this.sink.write(out.length === 1 ? out[0] : Buffer.concat(out));
+    if (out.length === 0 || this.ended) {
+      out.length = 0;
+      return !this.ended;
+    }
+    const bytes = out.length === 1 ? out[0] : Buffer.concat(out);
     out.length = 0;
+    const ok = this.sink.write(bytes);
     if (!ok) {
       this.blocked = true;
       this.stallTimer = setTimeout(() => this.finish(true), this.config.stallTimeoutMs);

@@ -17,7 +17,7 @@ import type { KindCache, WatcherHandle } from './kind-cache';
 
 export type WatchItem =
   /** prev: the object before a MODIFIED event (converting watchers match selectors on both). */
-  | { kind: 'event'; type: ChangeType; rev: number; object: CachedObject; prev?: CachedObject; frame(): Buffer }
+  | { readonly kind: 'event'; readonly type: ChangeType; readonly rev: number; readonly object: CachedObject; readonly prev?: CachedObject; frame(): Buffer }
   /** The initial state has been sent (sendInitialEvents): bookmark at rev. */
   | { kind: 'initial-events-end'; rev: number }
   /** The watch failed; send this Status as an ERROR event and close. */
@@ -110,7 +110,7 @@ export class CacheWatcher implements WatcherHandle, EventWatcher {
       if (ev.rev <= this.startRev) continue;
       if (ev.rev > this.pos) this.pos = ev.rev;
       const type = this.transition(ev);
-      if (type) return { kind: 'event', type, rev: ev.rev, object: (type === 'DELETED' ? ev.prev : ev.object)!, prev: ev.prev, frame: () => ev.frame(type) };
+      if (type) return eventItem(ev, type);
     }
   }
 
@@ -165,6 +165,24 @@ export class CacheWatcher implements WatcherHandle, EventWatcher {
     if (was) return 'DELETED';
     return undefined;
   }
+}
+
+type EventItem = Extract<WatchItem, { kind: 'event' }>;
+
+/**
+ * The item of the event most recently handed out: the cache wakes every watcher of an event in one pass, so with
+ * thousands of watchers the same event and type come by thousands of times in a row, and each took an item and a
+ * closure of its own. Items are read, never changed, by their consumers. One slot only, and checked against the
+ * event's object, which a slab compaction may have moved since.
+ */
+let last: { ev: CacheEvent; type: ChangeType; item: EventItem } | undefined;
+
+function eventItem(ev: CacheEvent, type: ChangeType): EventItem {
+  const object = (type === 'DELETED' ? ev.prev : ev.object)!;
+  if (last?.ev === ev && last.type === type && last.item.object === object && last.item.prev === ev.prev) return last.item;
+  const item: EventItem = { kind: 'event', type, rev: ev.rev, object, prev: ev.prev, frame: () => ev.frame(type) };
+  last = { ev, type, item };
+  return item;
 }
 
 const addedPrefix = Buffer.from('{"type":"ADDED","object":');
