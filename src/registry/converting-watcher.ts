@@ -11,12 +11,10 @@ import type { KObject } from '../machinery/object';
 import type { AsyncConverter } from '../machinery/resource-definition';
 import type { Predicate } from './predicate';
 import { CachedObject } from './watch-cache/cached-object';
-import type { EventWatcher, WatchItem } from './watch-cache/cache-watcher';
+import type { EventItem, EventWatcher, WatchItem } from './watch-cache/cache-watcher';
 
 /** Events taken from the cache watcher per conversion call. */
 const batchSize = 500;
-
-type EventItem = Extract<WatchItem, { kind: 'event' }>;
 
 /** The object an event carries, at the event's revision (as its frame has it). */
 function eventObject(item: EventItem): KObject {

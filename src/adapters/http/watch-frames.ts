@@ -7,14 +7,12 @@ import type { Request } from 'express';
 import type { KObject } from '../../machinery/object';
 import { apiVersionOf, ResourceDefinition } from '../../machinery/resource-definition';
 import type { Status } from '../../machinery/status';
-import type { WatchItem } from '../../registry/watch-cache';
+import type { EventItem } from '../../registry/watch-cache';
 import type { ResponseFormat } from './media';
 import { toTable } from './render';
 
 /** Marks the bookmark that ends the initial events of a sendInitialEvents watch. */
 export const initialEventsEndAnnotation = 'svc.io/initial-events-end';
-
-type EventItem = Extract<WatchItem, { kind: 'event' }>;
 
 function frame(type: string, object: unknown): Buffer {
   return Buffer.from(`{"type":"${type}","object":${JSON.stringify(object)}}\n`);

@@ -167,7 +167,8 @@ export class CacheWatcher implements WatcherHandle, EventWatcher {
   }
 }
 
-type EventItem = Extract<WatchItem, { kind: 'event' }>;
+/** What a watcher hands out for a change. */
+export type EventItem = Extract<WatchItem, { kind: 'event' }>;
 
 /**
  * The item of the event most recently handed out: the cache wakes every watcher of an event in one pass, so with
@@ -175,13 +176,13 @@ type EventItem = Extract<WatchItem, { kind: 'event' }>;
  * closure of its own. Items are read, never changed, by their consumers. One slot only, and checked against the
  * event's object, which a slab compaction may have moved since.
  */
-let last: { ev: CacheEvent; type: ChangeType; item: EventItem } | undefined;
+let last: { ev: CacheEvent; item: EventItem } | undefined;
 
 function eventItem(ev: CacheEvent, type: ChangeType): EventItem {
   const object = (type === 'DELETED' ? ev.prev : ev.object)!;
-  if (last?.ev === ev && last.type === type && last.item.object === object && last.item.prev === ev.prev) return last.item;
+  if (last?.ev === ev && last.item.type === type && last.item.object === object && last.item.prev === ev.prev) return last.item;
   const item: EventItem = { kind: 'event', type, rev: ev.rev, object, prev: ev.prev, frame: () => ev.frame(type) };
-  last = { ev, type, item };
+  last = { ev, item };
   return item;
 }
 
